@@ -1,0 +1,233 @@
+// Every setting of the service, in one table: its dotted name (the spec's names are kept), the
+// environment variable that overrides it, its default and its validation. Nothing else in the
+// code reads process.env: settings reach modules through the AppConfig built here.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+export const PROCESS_ROLES = ['api', 'worker', 'scheduler'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+const CRON_FIELD = /^[\d*/,\-?LW#A-Za-z]+$/;
+const MEMORY_SIZE = /^\d+[kmg]$/i;
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const port = int(0, 65535);
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => protocols.some((p) => v.startsWith(`${p}://`)), `must start with ${protocols.join('://, ')}://`)
+    .optional();
+
+interface Setting<S extends z.ZodType> {
+  key: string;
+  env: string;
+  schema: S;
+  default?: z.input<S>;
+  description: string;
+  /** Secret values are never printed, not even in a validation error. */
+  secret?: boolean;
+}
+
+function setting<S extends z.ZodType>(
+  key: string,
+  schema: S,
+  description: string,
+  options: { default?: z.input<S>; env?: string; secret?: boolean } = {},
+): Setting<S> {
+  const env = options.env ?? key.toUpperCase().replace(/[.-]/g, '_');
+  return { key, env, schema, description, default: options.default, secret: options.secret };
+}
+
+export const SETTINGS = {
+  port: setting('server.port', port, 'HTTP port of the API (0 picks a free port).', { default: 8080, env: 'PORT' }),
+  contextPath: setting(
+    'service.context-path',
+    z
+      .string()
+      .regex(/^(\/[A-Za-z0-9._~-]+)*\/?$/, 'must be empty or a path such as /inventory')
+      .transform((v) => v.replace(/\/$/, '')),
+    'Prefix of every URL the service serves, /health and /swagger-ui.html included.',
+    { default: '' },
+  ),
+  dataDir: setting('service.data-dir', z.string().min(1), 'Folder of the local stores and generated keys.', {
+    default: './data',
+  }),
+  roles: setting(
+    'service.roles',
+    z
+      .string()
+      .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(PROCESS_ROLES)).min(1)),
+    'Comma-separated process roles: api (HTTP), worker (runs jobs), scheduler (creates recurring jobs).',
+    { default: 'api,worker,scheduler' },
+  ),
+  logLevel: setting('service.log.level', z.enum(['error', 'warn', 'info', 'debug']), 'Log level.', {
+    default: 'info',
+  }),
+  databaseUrl: setting(
+    'database.url',
+    optionalUrl(['postgres', 'postgresql']),
+    'PostgreSQL connection URL. When unset, an embedded PostgreSQL is started under the data folder.',
+    { secret: true },
+  ),
+  databasePoolMax: setting('database.pool-max', int(1, 200), 'Maximum PostgreSQL connections of this process.', {
+    default: 10,
+  }),
+  localPostgresPort: setting(
+    'service.local.postgres-port',
+    port,
+    'Port of the embedded PostgreSQL (only when database.url is unset).',
+    { default: 55432 },
+  ),
+  neo4jUri: setting(
+    'neo4j.uri',
+    optionalUrl(['bolt', 'bolt+s', 'bolt+ssc', 'neo4j', 'neo4j+s', 'neo4j+ssc']),
+    'Neo4j URI (bolt:// or neo4j:// for a cluster). When unset, a local Neo4j 5.26 is started under the data folder.',
+  ),
+  neo4jUser: setting('neo4j.user', z.string().min(1), 'Neo4j user name.', { default: 'neo4j' }),
+  neo4jPassword: setting('neo4j.password', z.string(), 'Neo4j password.', { default: '', secret: true }),
+  neo4jDatabase: setting('neo4j.database', z.string().min(1), 'Neo4j database name.', { default: 'neo4j' }),
+  localNeo4jBoltPort: setting('service.local.neo4j-bolt-port', port, 'Bolt port of the local Neo4j.', {
+    default: 57687,
+  }),
+  localNeo4jHeap: setting(
+    'service.local.neo4j-heap',
+    z.string().regex(MEMORY_SIZE, 'must be a size such as 512m or 2g'),
+    'Java heap of the local Neo4j.',
+    { default: '1g' },
+  ),
+  localNeo4jPageCache: setting(
+    'service.local.neo4j-pagecache',
+    z.string().regex(MEMORY_SIZE, 'must be a size such as 256m or 2g'),
+    'Page cache of the local Neo4j.',
+    { default: '512m' },
+  ),
+  storeTimeoutMs: setting(
+    'service.store-timeout-ms',
+    int(100, 120_000),
+    'How long a request waits for a store connection before answering 503.',
+    { default: 5000 },
+  ),
+  validateResponses: setting(
+    'service.http.validate-responses',
+    bool,
+    'Check every response against api.yaml (for tests; costs throughput).',
+    { default: false },
+  ),
+  jobsLockLifetimeMs: setting(
+    'service.jobs.lock-lifetime-ms',
+    int(1000, 86_400_000),
+    'How long a worker holds a job before another worker may take it over.',
+    { default: 600_000 },
+  ),
+  jobsPollIntervalMs: setting(
+    'service.jobs.poll-interval-ms',
+    int(100, 3_600_000),
+    'How often a worker looks for due jobs (new jobs also arrive at once by notification).',
+    { default: 5000 },
+  ),
+  jobsWorkerConcurrency: setting(
+    'service.jobs.worker-concurrency',
+    int(1, 64),
+    'Jobs one worker process runs at the same time.',
+    { default: 4 },
+  ),
+  aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
+    default: false,
+  }),
+  retentionSubAssetDays: setting(
+    'service.retention.sub-asset-days',
+    int(1, 3650),
+    'Days after which software packages and services that were not observed again are removed.',
+    { default: 30 },
+  ),
+  retentionCron: setting(
+    'service.retention.cron',
+    z
+      .string()
+      .trim()
+      .refine((v) => {
+        const fields = v.split(/\s+/);
+        return (fields.length === 5 || fields.length === 6) && fields.every((f) => CRON_FIELD.test(f));
+      }, 'must be a cron expression of 5 or 6 fields'),
+    'When the retention sweep runs (UTC, seconds first when 6 fields).',
+    { default: '0 15 2 * * *' },
+  ),
+};
+
+type Settings = typeof SETTINGS;
+export type AppConfig = { readonly [K in keyof Settings]: z.output<Settings[K]['schema']> };
+export type ConfigOverrides = { [K in keyof Settings]?: z.input<Settings[K]['schema']> };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface ConfigSources {
+  /** Environment variables (process.env in production). */
+  env?: Record<string, string | undefined>;
+  /** Values that win over everything else (tests use this). */
+  overrides?: ConfigOverrides;
+  /** Settings file to read; false reads none. Default: see configFilePath. */
+  file?: string | false;
+}
+
+/** Settings file: SERVICE_CONFIG_FILE, or ./config/service.yaml when it exists. */
+export function configFilePath(env: Record<string, string | undefined>): string | undefined {
+  const explicit = env.SERVICE_CONFIG_FILE;
+  if (explicit) return explicit;
+  const conventional = path.resolve('config', 'service.yaml');
+  return existsSync(conventional) ? conventional : undefined;
+}
+
+function flatten(value: unknown, prefix: string, out: Map<string, unknown>): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else {
+    out.set(prefix, value);
+  }
+}
+
+function readConfigFile(file: string): Map<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Cannot read the settings file ${file}: ${(error as Error).message}`);
+  }
+  const values = new Map<string, unknown>();
+  if (parsed !== null && parsed !== undefined) flatten(parsed, '', values);
+  const known = new Set(Object.values(SETTINGS).map((s) => s.key));
+  for (const key of values.keys()) {
+    if (!known.has(key)) throw new ConfigError(`Unknown setting "${key}" in ${file}`);
+  }
+  return values;
+}
+
+/**
+ * Builds the configuration from defaults, the settings file, the environment and overrides (in
+ * that order of precedence, last wins) and validates every value. Throws a ConfigError that names
+ * the setting and its environment variable.
+ */
+export function loadConfig({ env = {}, overrides = {}, file = configFilePath(env) }: ConfigSources = {}): AppConfig {
+  const fromFile = file ? readConfigFile(file) : new Map<string, unknown>();
+  const config: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<z.ZodType>][]) {
+    let raw: unknown = s.default;
+    if (fromFile.has(s.key)) raw = fromFile.get(s.key);
+    if (env[s.env] !== undefined && env[s.env] !== '') raw = env[s.env];
+    if (overrides[name] !== undefined) raw = overrides[name];
+    const result = s.schema.safeParse(raw);
+    if (!result.success) {
+      const shown = s.secret ? '' : ` (got ${JSON.stringify(raw)})`;
+      const reason = result.error.issues.map((i) => i.message).join('; ');
+      throw new ConfigError(`Invalid setting ${s.key} (environment variable ${s.env})${shown}: ${reason}`);
+    }
+    config[name] = result.data;
+  }
+  return Object.freeze(config) as AppConfig;
+}

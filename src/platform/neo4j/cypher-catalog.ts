@@ -1,0 +1,61 @@
+// Cypher lives in cypher/, one statement per file, loaded once at boot. A repository asks for its
+// statements when it is constructed, so a missing file stops the service at start-up.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import { fromProjectRoot } from '../project-root.js';
+
+const CYPHER_DIR = fromProjectRoot('cypher');
+const SCHEMA_DIR = 'schema';
+
+function listCypherFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.cypher'))
+    .map((e) => path.relative(CYPHER_DIR, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+export class CypherCatalog {
+  private readonly statements = new Map<string, string>();
+
+  constructor() {
+    const dir = CYPHER_DIR;
+    for (const file of listCypherFiles(dir)) {
+      if (file.startsWith(`${SCHEMA_DIR}${path.sep}`)) continue;
+      const name = file.replace(/\.cypher$/, '').split(path.sep).join('/');
+      this.statements.set(name, readFileSync(path.join(dir, file), 'utf8').trim());
+    }
+  }
+
+  /** The text of a statement such as 'assets/find-assets'; throws for an unknown name. */
+  get(name: string): string {
+    const text = this.statements.get(name);
+    if (text === undefined) throw new Error(`Cypher statement "${name}" is missing: expected cypher/${name}.cypher`);
+    return text;
+  }
+
+  /** Checks at boot that every statement a repository will use exists. */
+  require(...names: string[]): void {
+    for (const name of names) this.get(name);
+  }
+}
+
+/**
+ * Applies cypher/schema/*.cypher in file order. Each statement must be idempotent
+ * (CREATE ... IF NOT EXISTS); statements are separated by a semicolon at the end of a line.
+ */
+export async function applyGraphSchema(driver: Driver, database: string): Promise<number> {
+  const dir = path.join(CYPHER_DIR, SCHEMA_DIR);
+  const statements = listCypherFiles(dir)
+    .flatMap((file) => readFileSync(path.join(CYPHER_DIR, file), 'utf8').split(/;\s*$/m))
+    .map((s) => s.replace(/^\s*\/\/.*$/gm, '').trim())
+    .filter(Boolean);
+  const session = driver.session({ database });
+  try {
+    for (const statement of statements) await session.run(statement);
+    await session.run('CALL db.awaitIndexes(300)');
+  } finally {
+    await session.close();
+  }
+  return statements.length;
+}

@@ -1,0 +1,82 @@
+// The one place where the Neo4j driver is made. Graph repositories run named statements of the
+// Cypher catalogue through NeoGraph.
+import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
+import type { CypherCatalog } from './cypher-catalog.js';
+
+export interface Neo4jOptions {
+  uri: string;
+  user: string;
+  password: string;
+  timeoutMs: number;
+}
+
+export function createDriver({ uri, user, password, timeoutMs }: Neo4jOptions): Driver {
+  return neo4j.driver(uri, neo4j.auth.basic(user, password), {
+    // Numbers come back as JS numbers: every integer this service stores fits in 2^53.
+    disableLosslessIntegers: true,
+    connectionTimeout: timeoutMs,
+    connectionAcquisitionTimeout: timeoutMs,
+    maxTransactionRetryTime: timeoutMs,
+    userAgent: 'asset-inventory',
+  });
+}
+
+const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+
+export function isNeo4jUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  return /Connection acquisition timed out|Failed to connect to server|Could not perform discovery/i.test(error.message);
+}
+
+/** Answers when Neo4j runs a query; used by the health check. */
+export async function pingNeo4j(driver: Driver, database: string): Promise<void> {
+  await driver.executeQuery('RETURN 1', {}, { database });
+}
+
+export type CypherParams = Record<string, unknown>;
+
+export class NeoGraph {
+  constructor(
+    readonly driver: Driver,
+    readonly database: string,
+    readonly catalog: CypherCatalog,
+  ) {}
+
+  /** Runs a catalogued read statement and returns its records as plain objects. */
+  async read<T extends RecordShape>(statement: string, params: CypherParams = {}): Promise<T[]> {
+    const text = this.catalog.get(statement);
+    return this.session('READ', (tx) => tx.run<T>(text, params)).then(toObjects);
+  }
+
+  /** Runs a catalogued write statement in a managed (retried) transaction. */
+  async write<T extends RecordShape>(statement: string, params: CypherParams = {}): Promise<T[]> {
+    const text = this.catalog.get(statement);
+    return this.session('WRITE', (tx) => tx.run<T>(text, params)).then(toObjects);
+  }
+
+  /** Several statements in one managed transaction; work must be safe to retry. */
+  async transaction<T>(mode: 'READ' | 'WRITE', work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    return this.session(mode, work);
+  }
+
+  private async session<T>(mode: 'READ' | 'WRITE', work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const session = this.driver.session({
+      database: this.database,
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+    });
+    try {
+      return await (mode === 'READ' ? session.executeRead(work) : session.executeWrite(work));
+    } finally {
+      await session.close();
+    }
+  }
+}
+
+function toObjects<T extends RecordShape>(result: QueryResult<T>): T[] {
+  return result.records.map((r) => r.toObject());
+}
+
+/** Cypher has no parameter for LIMIT/SKIP of type float: JS numbers must be sent as integers. */
+export const int = neo4j.int;

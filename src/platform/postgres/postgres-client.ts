@@ -1,0 +1,74 @@
+// The one place where the knex client of PostgreSQL is made, migrations are run and PostgreSQL
+// failures are told apart from other errors.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import type { Logger } from '../logger.js';
+import { fromProjectRoot } from '../project-root.js';
+
+export type Database = Knex;
+
+export interface PostgresOptions {
+  url: string;
+  poolMax: number;
+  timeoutMs: number;
+  applicationName?: string;
+  logger?: Logger;
+}
+
+export function createDatabase({ url, poolMax, timeoutMs, applicationName = 'asset-inventory', logger }: PostgresOptions): Database {
+  // knex prints its own warnings with console.log unless given a logger.
+  const log = (level: 'debug' | 'warn') => (message: unknown) => logger?.[level]('knex', { detail: String(message) });
+  return knexFactory({
+    log: { warn: log('warn'), error: log('warn'), deprecate: log('debug'), debug: log('debug') },
+    client: 'pg',
+    connection: { connectionString: url, connectionTimeoutMillis: timeoutMs, application_name: applicationName },
+    pool: { min: 0, max: poolMax },
+    acquireConnectionTimeout: timeoutMs,
+  });
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300',
+]);
+
+/** True when the error means PostgreSQL could not be reached or dropped the connection. */
+export function isPostgresUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (error.name === 'KnexTimeoutError') return true;
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message);
+}
+
+/** Answers when PostgreSQL runs a query; used by the health check. */
+export async function pingPostgres(db: Database): Promise<void> {
+  await db.raw('SELECT 1');
+}
+
+const MIGRATIONS_DIR = fromProjectRoot('migrations');
+
+/** Migrations are plain ES modules in migrations/, named YYYYMMDDHHMMSS_snake_case.js. */
+const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    return readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{14}_[a-z0-9_]+\.js$/.test(f)).sort();
+  },
+  getMigrationName(migration) {
+    return migration;
+  },
+  async getMigration(migration) {
+    return (await import(pathToFileURL(path.join(MIGRATIONS_DIR, migration)).href)) as Knex.Migration;
+  },
+};
+
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}
+
+export async function rollbackAll(db: Database): Promise<string[]> {
+  const [, reverted] = (await db.migrate.rollback({ migrationSource }, true)) as [number, string[]];
+  return reverted;
+}

@@ -1,0 +1,133 @@
+// Starts the whole service for the configured roles: the local stores when no address is set,
+// a fail-fast check of each store, migrations and the graph schema, the job queue and the HTTP
+// listener. stop() takes everything down in the reverse order.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { createContainer, type Container } from './container.js';
+import type { AppConfig } from './platform/config.js';
+import type { Logger } from './platform/logger.js';
+import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
+import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
+import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-server.js';
+import { migrateToLatest } from './platform/postgres/postgres-client.js';
+
+export interface RunningService {
+  container: Container;
+  /** Base URL of the API (with the context path) when this process has the api role. */
+  url?: string;
+  stop(): Promise<void>;
+}
+
+export class StoreUnreachableError extends Error {
+  override name = 'StoreUnreachableError';
+}
+
+export const LOCAL_DATABASE = 'inventory';
+
+/** host:port of a store address, never its credentials. */
+export function describeAddress(url: string): string {
+  try {
+    const { hostname, port, protocol } = new URL(url);
+    return `${protocol}//${hostname}${port ? `:${port}` : ''}`;
+  } catch {
+    return '(unparseable address)';
+  }
+}
+
+async function ensureReachable(store: string, address: string, check: () => Promise<unknown>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new StoreUnreachableError(`${store} at ${describeAddress(address)} cannot be reached: ${reason}`);
+  }
+}
+
+export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => logger.warn('error while stopping', { error }));
+    }
+    cleanups.length = 0;
+  };
+  try {
+    // Both local stores start side by side; each registers its stop as soon as it is up, so a
+    // failure of one never leaves the other running.
+    const [postgres, neo4j] = await Promise.allSettled([
+      config.databaseUrl ??
+        startEmbeddedPostgres({
+          dataDir: path.join(config.dataDir, 'postgres'),
+          port: config.localPostgresPort,
+          database: LOCAL_DATABASE,
+          logger,
+        }).then((server) => {
+          cleanups.push(server.stop);
+          return server.url;
+        }),
+      config.neo4jUri ??
+        startLocalNeo4j({
+          dataDir: path.join(config.dataDir, 'neo4j'),
+          boltPort: config.localNeo4jBoltPort,
+          heap: config.localNeo4jHeap,
+          pageCache: config.localNeo4jPageCache,
+          logger,
+        }).then((server) => {
+          cleanups.push(server.stop);
+          return server.uri;
+        }),
+    ]);
+    if (postgres.status === 'rejected') throw postgres.reason;
+    if (neo4j.status === 'rejected') throw neo4j.reason;
+    const databaseUrl = postgres.value;
+    const neo4jUri = neo4j.value;
+
+    const container = createContainer(config, logger, { databaseUrl, neo4jUri });
+    cleanups.push(() => container.db.destroy());
+    cleanups.push(() => container.driver.close());
+    await ensureReachable('PostgreSQL', databaseUrl, () => container.db.raw('SELECT 1'));
+    await ensureReachable('Neo4j', neo4jUri, () => container.driver.verifyConnectivity({ database: config.neo4jDatabase }));
+
+    const migrations = await migrateToLatest(container.db);
+    const schemaStatements = await applyGraphSchema(container.driver, config.neo4jDatabase);
+    logger.info('stores ready', { migrationsApplied: migrations.length, graphSchemaStatements: schemaStatements });
+
+    await container.scheduler.start();
+    cleanups.push(() => container.scheduler.stop());
+
+    let url: string | undefined;
+    if (config.roles.includes('api')) {
+      const server = await listen(buildApp(container), config.port);
+      cleanups.push(() => closeServer(server));
+      const { port } = server.address() as AddressInfo;
+      url = `http://127.0.0.1:${port}${config.contextPath}`;
+      logger.info('service listening', { port, contextPath: config.contextPath || '/', roles: config.roles });
+    } else {
+      logger.info('service running without HTTP', { roles: config.roles });
+    }
+    return { container, url, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function listen(app: ReturnType<typeof buildApp>, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port);
+    server.once('listening', () => resolve(server));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use (setting server.port, environment variable PORT)`) : error),
+    );
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5000).unref();
+  });
+}

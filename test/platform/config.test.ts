@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, SETTINGS } from '../../src/platform/config.js';
+
+function settingsFile(text: string): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'config-')), 'service.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('configuration', () => {
+  it('has the documented defaults, under the spec names', () => {
+    const config = loadConfig({ file: false });
+    expect(config.port).toBe(8080);
+    expect(config.aiEnabled).toBe(false);
+    expect(config.retentionSubAssetDays).toBe(30);
+    expect(config.retentionCron).toBe('0 15 2 * * *');
+    expect(config.roles).toEqual(['api', 'worker', 'scheduler']);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.neo4jUri).toBeUndefined();
+    expect(SETTINGS.aiEnabled.key).toBe('service.ai.enabled');
+    expect(SETTINGS.aiEnabled.env).toBe('SERVICE_AI_ENABLED');
+    expect(SETTINGS.retentionSubAssetDays.env).toBe('SERVICE_RETENTION_SUB_ASSET_DAYS');
+  });
+
+  it('reads a settings file, and lets the environment override it', () => {
+    const file = settingsFile('service:\n  ai:\n    enabled: true\n  retention:\n    sub-asset-days: 10\n  context-path: /inv/\n');
+    const fromFile = loadConfig({ file });
+    expect(fromFile.aiEnabled).toBe(true);
+    expect(fromFile.retentionSubAssetDays).toBe(10);
+    expect(fromFile.contextPath).toBe('/inv');
+    const overridden = loadConfig({ file, env: { SERVICE_RETENTION_SUB_ASSET_DAYS: '7', PORT: '9090', SERVICE_ROLES: 'worker' } });
+    expect(overridden.retentionSubAssetDays).toBe(7);
+    expect(overridden.port).toBe(9090);
+    expect(overridden.roles).toEqual(['worker']);
+  });
+
+  it('finds the settings file named by SERVICE_CONFIG_FILE', () => {
+    const file = settingsFile('server:\n  port: 7001\n');
+    expect(loadConfig({ env: { SERVICE_CONFIG_FILE: file } }).port).toBe(7001);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /server\.port \(environment variable PORT\)/],
+    [{ SERVICE_RETENTION_SUB_ASSET_DAYS: '0' }, /service\.retention\.sub-asset-days/],
+    [{ SERVICE_RETENTION_CRON: 'every day' }, /service\.retention\.cron.*cron expression/],
+    [{ SERVICE_ROLES: 'api,cook' }, /service\.roles/],
+    [{ SERVICE_AI_ENABLED: 'yes' }, /service\.ai\.enabled/],
+    [{ NEO4J_URI: 'http://localhost:7474' }, /neo4j\.uri \(environment variable NEO4J_URI\).*bolt:\/\//],
+    [{ SERVICE_CONTEXT_PATH: 'inventory' }, /service\.context-path/],
+  ])('refuses %j with a message naming the setting', (env, message) => {
+    expect(() => loadConfig({ env, file: false })).toThrow(message);
+  });
+
+  it('never repeats the value of a secret setting in its error', () => {
+    expect(() => loadConfig({ env: { DATABASE_URL: 'mysql://root:hunter2@db/x' }, file: false })).toThrow(/database\.url/);
+    try {
+      loadConfig({ env: { DATABASE_URL: 'mysql://root:hunter2@db/x' }, file: false });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('refuses an unknown key in the settings file, naming it', () => {
+    const file = settingsFile('service:\n  ai:\n    enabeld: true\n');
+    expect(() => loadConfig({ file })).toThrow(/Unknown setting "service\.ai\.enabeld"/);
+  });
+});

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { SETTINGS } from '../../src/platform/config.js';
+import { fromProjectRoot } from '../../src/platform/project-root.js';
+
+describe('README', () => {
+  const readme = readFileSync(fromProjectRoot('README.md'), 'utf8');
+
+  it('documents every setting with its environment variable and default', () => {
+    for (const s of Object.values(SETTINGS)) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${s.key}\` |`));
+      expect(row).toBeDefined();
+      expect(row).toContain(`\`${s.env}\``);
+      if (s.default !== undefined && s.default !== '') expect(row).toContain(`\`${String(s.default)}\``);
+    }
+  });
+
+  it('names the set-up-and-start and the test commands', () => {
+    expect(readme).toContain('npm install && npm start');
+    expect(readme).toContain('npm install && npm test');
+  });
+});

@@ -1,0 +1,81 @@
+// One PostgreSQL and one Neo4j for the whole run: the real servers the service itself starts
+// locally, or the ones named by DATABASE_URL / NEO4J_URI. A template database is migrated once;
+// each test file clones it (see test-stores.ts). Global set-up runs outside jest's module system,
+// so it uses the compiled service (npm test builds it first).
+import { chmodSync, mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createLogger } from '../../dist/platform/logger.js';
+import { startLocalNeo4j } from '../../dist/platform/neo4j/local-neo4j-server.js';
+import { startEmbeddedPostgres } from '../../dist/platform/postgres/embedded-postgres-server.js';
+import { createDatabase, migrateToLatest } from '../../dist/platform/postgres/postgres-client.js';
+
+const TEMPLATE_DATABASE = 'inventory_test_template';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function withDatabaseName(url, database) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export default async function globalSetup() {
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
+  const handles = { stops: [], root: undefined };
+  globalThis.__testStores = handles;
+  // Under /tmp: the embedded PostgreSQL runs as the postgres user, which must reach its folder.
+  const root = mkdtempSync(path.join(os.tmpdir(), 'inventory-test-'));
+  chmodSync(root, 0o755);
+  handles.root = root;
+
+  const started = await Promise.allSettled([
+    process.env.DATABASE_URL
+      ? withDatabaseName(process.env.DATABASE_URL, 'postgres')
+      : freePort().then(async (port) => {
+          const server = await startEmbeddedPostgres({ dataDir: path.join(root, 'postgres'), port, database: 'postgres', logger });
+          handles.stops.push(server.stop);
+          return server.adminUrl;
+        }),
+    process.env.NEO4J_URI
+      ? process.env.NEO4J_URI
+      : freePort().then(async (boltPort) => {
+          const server = await startLocalNeo4j({ dataDir: path.join(root, 'neo4j'), boltPort, heap: '768m', pageCache: '256m', logger });
+          handles.stops.push(server.stop);
+          return server.uri;
+        }),
+  ]);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [adminUrl, neo4jUri] = started.map((s) => s.value);
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const template = createDatabase({ url: withDatabaseName(adminUrl, TEMPLATE_DATABASE), poolMax: 1, timeoutMs: 10_000 });
+  try {
+    await migrateToLatest(template);
+  } finally {
+    await template.destroy();
+  }
+
+  process.env.TEST_PG_ADMIN_URL = adminUrl;
+  process.env.TEST_PG_TEMPLATE = TEMPLATE_DATABASE;
+  process.env.TEST_NEO4J_URI = neo4jUri;
+}

@@ -1,0 +1,137 @@
+// Per test file: a fresh PostgreSQL database cloned from the migrated template, an empty graph,
+// and the real service started on a free port against both, its log lines captured.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import neo4j from 'neo4j-driver';
+import pg from 'pg';
+import { loadConfig, type ConfigOverrides } from '../../src/platform/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startService, type RunningService } from '../../src/start-service.js';
+
+export function withDatabaseName(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+function templateDatabase(): string {
+  return process.env.TEST_PG_TEMPLATE ?? 'inventory_test_template';
+}
+
+function adminUrl(): string {
+  const url = process.env.TEST_PG_ADMIN_URL;
+  if (!url) throw new Error('TEST_PG_ADMIN_URL is not set: run the tests through jest (npm test)');
+  return url;
+}
+
+export function testNeo4jUri(): string {
+  const uri = process.env.TEST_NEO4J_URI;
+  if (!uri) throw new Error('TEST_NEO4J_URI is not set: run the tests through jest (npm test)');
+  return uri;
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A new database with every migration applied (cloned from the template). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase()}`));
+  return {
+    name,
+    url: withDatabaseName(adminUrl(), name),
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/** An empty database with no migration applied (for the migration tests). */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const name = `empty_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  return {
+    name,
+    url: withDatabaseName(adminUrl(), name),
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+export async function wipeGraph(): Promise<void> {
+  const driver = neo4j.driver(testNeo4jUri(), neo4j.auth.basic('neo4j', ''));
+  const session = driver.session();
+  try {
+    // Batched in an auto-commit transaction, which CALL ... IN TRANSACTIONS requires.
+    await session.run('MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS');
+  } finally {
+    await session.close();
+    await driver.close();
+  }
+}
+
+export interface TestService {
+  /** Base URL including the context path. */
+  url: string;
+  running: RunningService;
+  /** Every log line the service wrote, as raw JSON text. */
+  logLines: string[];
+  database: TestDatabase;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real service (all roles) on a free port against a fresh database and an empty graph.
+ * `postgresPort` reaches the same PostgreSQL through another port (a test's TCP proxy).
+ */
+export async function startTestService(overrides: ConfigOverrides = {}, { postgresPort }: { postgresPort?: number } = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  const databaseUrl = new URL(database.url);
+  if (postgresPort) databaseUrl.port = String(postgresPort);
+  await wipeGraph();
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config = loadConfig({
+    file: false,
+    overrides: {
+      databaseUrl: databaseUrl.toString(),
+      neo4jUri: testNeo4jUri(),
+      port: 0,
+      validateResponses: true,
+      logLevel: 'debug',
+      dataDir: mkdtempSync(path.join(os.tmpdir(), 'inventory-data-')),
+      jobsLockLifetimeMs: 2000,
+      jobsPollIntervalMs: 200,
+      ...overrides,
+    },
+  });
+  const running = await startService(config, createLogger(config.logLevel, sink));
+  return {
+    url: running.url ?? '',
+    running,
+    logLines,
+    database,
+    stop: async () => {
+      await running.stop();
+      await database.drop();
+    },
+  };
+}
