@@ -1,6 +1,13 @@
 // Builds the Express app from the container; main.ts (or a test) makes it listen.
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
+import { auditRouter } from './features/auth/audit-router.js';
+import { authRouter } from './features/auth/auth-router.js';
+import { authenticationMiddleware, sessionMiddleware } from './features/auth/authentication-middleware.js';
+import { authorizationMiddleware } from './features/auth/authorization-middleware.js';
+import { integrationKeyRouter } from './features/auth/integration-key-router.js';
+import { userRouter } from './features/auth/user-router.js';
+import { credentialRouter } from './features/credentials/credential-router.js';
 import { healthRouter } from './features/health/health-router.js';
 import { NotFoundError } from './platform/errors.js';
 import { apiDocsRouter, openApiValidator } from './platform/http/openapi.js';
@@ -11,19 +18,42 @@ const JSON_BODY_LIMIT = '1mb';
 
 export function buildApp(container: Container): Express {
   const { config, logger, apiDocument } = container;
+  const cookiePath = config.contextPath || '/';
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', trustProxyValue(config.trustProxy));
+
+  const sessions = sessionMiddleware(container.sessionPool, {
+    secret: container.secrets.sessionSecret,
+    idleMinutes: config.sessionIdleMinutes,
+    absoluteHours: config.sessionAbsoluteHours,
+    cookiePath,
+  });
 
   const base = express.Router();
   base.use(apiDocsRouter(apiDocument));
   base.use(express.json({ limit: JSON_BODY_LIMIT }));
-  base.use(openApiValidator(apiDocument, config.validateResponses));
+  // Who is calling is known before the validator runs; what they may do is checked right after
+  // it matched the route (authorizationMiddleware), before it looks at the request.
+  base.use('/api', authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
+  base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware]));
   base.use(healthRouter(container.health));
+  base.use(authRouter(container.auth, container.users, container.tokens, cookiePath));
+  base.use(userRouter(container.users, container.tokens));
+  base.use(integrationKeyRouter(container.tokens));
+  base.use(auditRouter(container.audit));
+  base.use(credentialRouter(container.credentials));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);
   app.use((_req, _res, next) => next(new NotFoundError('No such resource.')));
   app.use(problemHandler(logger));
   return app;
+}
+
+/** Express's trust proxy setting from its text form. */
+function trustProxyValue(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
 }

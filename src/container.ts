@@ -1,9 +1,23 @@
 // The composition root: stores first, then services, then what the HTTP layer and the job queue
 // need. No other module creates a database client or reads the environment.
 import type { Driver } from 'neo4j-driver';
+import pg from 'pg';
+import { ApiTokenService } from './features/auth/api-token-service.js';
+import { ApiTokenStore } from './features/auth/api-token-store.js';
+import { AuditLog } from './features/auth/audit-log.js';
+import { AuditStore } from './features/auth/audit-store.js';
+import { AuthService } from './features/auth/auth-service.js';
+import { LoginThrottleStore } from './features/auth/login-throttle-store.js';
+import { PasswordHasher } from './features/auth/password-hasher.js';
+import { UserService } from './features/auth/user-service.js';
+import { UserStore } from './features/auth/user-store.js';
+import { CredentialService } from './features/credentials/credential-service.js';
+import { CredentialStore } from './features/credentials/credential-store.js';
+import { VaultCipher } from './features/credentials/vault-cipher.js';
 import { HealthService } from './features/health/health-service.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
+import { loadServiceSecrets, type ServiceSecrets } from './platform/local-secrets.js';
 import type { Logger } from './platform/logger.js';
 import { CypherCatalog } from './platform/neo4j/cypher-catalog.js';
 import { createDriver, NeoGraph } from './platform/neo4j/neo4j-graph.js';
@@ -15,10 +29,42 @@ export interface StoreAddresses {
   neo4jUri: string;
 }
 
-export interface Container {
+/** Users, tokens, the audit trail and the vault: what the HTTP layer and the command line share. */
+export interface AccessServices {
+  secrets: ServiceSecrets;
+  audit: AuditLog;
+  auth: AuthService;
+  users: UserService;
+  tokens: ApiTokenService;
+  credentials: CredentialService;
+}
+
+export function createAccessServices(db: Database, config: AppConfig, logger: Logger): AccessServices {
+  const secrets = loadServiceSecrets(config, logger);
+  const userStore = new UserStore(db);
+  const tokenStore = new ApiTokenStore(db);
+  const hasher = new PasswordHasher();
+  const audit = new AuditLog(new AuditStore(db), logger);
+  return {
+    secrets,
+    audit,
+    auth: new AuthService(userStore, tokenStore, new LoginThrottleStore(db), hasher, audit, {
+      tokenPepper: secrets.tokenPepper,
+      loginMaxFailures: config.loginMaxFailures,
+      loginLockoutMinutes: config.loginLockoutMinutes,
+    }),
+    users: new UserService(db, userStore, hasher, audit, logger),
+    tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper),
+    credentials: new CredentialService(db, new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit),
+  };
+}
+
+export interface Container extends AccessServices {
   config: AppConfig;
   logger: Logger;
   db: Database;
+  /** Connections of the browser-session store. */
+  sessionPool: pg.Pool;
   driver: Driver;
   graph: NeoGraph;
   scheduler: Scheduler;
@@ -28,6 +74,8 @@ export interface Container {
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
   const db = createDatabase({ url: stores.databaseUrl, poolMax: config.databasePoolMax, timeoutMs: config.storeTimeoutMs, logger });
+  const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
+  sessionPool.on('error', (error) => logger.warn('session store connection lost', { error }));
   const driver = createDriver({
     uri: stores.neo4jUri,
     user: config.neo4jUser,
@@ -44,9 +92,11 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     logger,
   });
   return {
+    ...createAccessServices(db, config, logger),
     config,
     logger,
     db,
+    sessionPool,
     driver,
     graph,
     scheduler,

@@ -11,6 +11,7 @@ import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-server.js';
+import { LOCAL_DATABASE } from './platform/postgres/open-database.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
 export interface RunningService {
@@ -23,8 +24,6 @@ export interface RunningService {
 export class StoreUnreachableError extends Error {
   override name = 'StoreUnreachableError';
 }
-
-export const LOCAL_DATABASE = 'inventory';
 
 /** host:port of a store address, never its credentials. */
 export function describeAddress(url: string): string {
@@ -63,6 +62,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
           port: config.localPostgresPort,
           database: LOCAL_DATABASE,
           logger,
+          takeOver: true,
         }).then((server) => {
           cleanups.push(server.stop);
           return server.url;
@@ -86,6 +86,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
 
     const container = createContainer(config, logger, { databaseUrl, neo4jUri });
     cleanups.push(() => container.db.destroy());
+    cleanups.push(() => container.sessionPool.end());
     cleanups.push(() => container.driver.close());
     await ensureReachable('PostgreSQL', databaseUrl, () => container.db.raw('SELECT 1'));
     await ensureReachable('Neo4j', neo4jUri, () => container.driver.verifyConnectivity({ database: config.neo4jDatabase }));
@@ -93,6 +94,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     const migrations = await migrateToLatest(container.db);
     const schemaStatements = await applyGraphSchema(container.driver, config.neo4jDatabase);
     logger.info('stores ready', { migrationsApplied: migrations.length, graphSchemaStatements: schemaStatements });
+    await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
 
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());

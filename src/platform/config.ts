@@ -106,6 +106,54 @@ export const SETTINGS = {
     'Page cache of the local Neo4j.',
     { default: '512m' },
   ),
+  trustProxy: setting(
+    'service.http.trust-proxy',
+    z.string().min(1),
+    'Which proxies to believe for the client address and https (Express trust proxy: loopback, a CIDR list, a hop count, true or false).',
+    { default: 'loopback' },
+  ),
+  adminUsername: setting('service.auth.admin-username', z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/), 'User name of the administrator created at first start.', {
+    default: 'admin',
+  }),
+  adminPassword: setting(
+    'service.auth.admin-password',
+    z.string().min(12, 'must be at least 12 characters').optional(),
+    'Password of the administrator created at first start (when no user exists); a generated one is logged once otherwise.',
+    { env: 'SERVICE_ADMIN_PASSWORD', secret: true },
+  ),
+  sessionIdleMinutes: setting('service.auth.session-idle-minutes', int(1, 1440), 'A browser session ends after this long without a request.', {
+    default: 30,
+  }),
+  sessionAbsoluteHours: setting('service.auth.session-absolute-hours', int(1, 720), 'A browser session ends this long after sign-in, whatever its use.', {
+    default: 12,
+  }),
+  loginMaxFailures: setting('service.auth.login-max-failures', int(1, 1000), 'Failed sign-ins per user name (and 4x that per address) before sign-in is paused.', {
+    default: 5,
+  }),
+  loginLockoutMinutes: setting('service.auth.login-lockout-minutes', int(1, 1440), 'How long sign-in stays paused after too many failures, and the window in which failures are counted.', {
+    default: 15,
+  }),
+  sessionSecret: setting(
+    'service.auth.session-secret',
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    'Key that signs session cookies. Unset: generated once into the data folder.',
+    { secret: true },
+  ),
+  tokenPepper: setting(
+    'service.auth.token-pepper',
+    z.string().min(32, 'must be at least 32 characters').optional(),
+    'Key of the keyed hash under which API tokens and integration keys are stored. Unset: generated once into the data folder.',
+    { secret: true },
+  ),
+  vaultKeys: setting(
+    'service.vault.keys',
+    z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9+/]{43}=(,\d+:[A-Za-z0-9+/]{43}=)*$/, 'must be version:base64-of-32-bytes, comma-separated')
+      .optional(),
+    'Keys that encrypt credential secrets (AES-256-GCM), as version:base64 pairs; the highest version encrypts, all decrypt. Unset: generated once into the data folder.',
+    { secret: true },
+  ),
   storeTimeoutMs: setting(
     'service.store-timeout-ms',
     int(100, 120_000),

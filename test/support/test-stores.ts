@@ -90,6 +90,8 @@ export interface TestService {
   /** Every log line the service wrote, as raw JSON text. */
   logLines: string[];
   database: TestDatabase;
+  /** The service's data folder (its generated local keys live there). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -105,10 +107,14 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      const lines = chunk.toString('utf8').split('\n').filter(Boolean);
+      logLines.push(...lines);
+      // An error in the service is worth seeing beside the failing test.
+      for (const line of lines) if (line.includes('"level":"error"')) process.stderr.write(`service error: ${line}\n`);
       done();
     },
   });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inventory-data-'));
   const config = loadConfig({
     file: false,
     overrides: {
@@ -117,7 +123,7 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
       port: 0,
       validateResponses: true,
       logLevel: 'debug',
-      dataDir: mkdtempSync(path.join(os.tmpdir(), 'inventory-data-')),
+      dataDir,
       jobsLockLifetimeMs: 2000,
       jobsPollIntervalMs: 200,
       ...overrides,
@@ -129,6 +135,7 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
     running,
     logLines,
     database,
+    dataDir,
     stop: async () => {
       await running.stop();
       await database.drop();

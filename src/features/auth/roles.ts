@@ -1,0 +1,32 @@
+// Roles (DESIGN.md decision 3). ADMINISTRATOR includes DISCOVERY_ADMIN; an integration key holds
+// every role. An operation of api.yaml names the roles it admits in x-required-roles.
+export const ROLES = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'VIEWER'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The roles a set of granted roles amounts to. */
+export function effectiveRoles(granted: readonly Role[]): Set<Role> {
+  const roles = new Set(granted);
+  if (roles.has('ADMINISTRATOR')) roles.add('DISCOVERY_ADMIN');
+  return roles;
+}
+
+export type PrincipalKind = 'USER' | 'INTEGRATION_KEY';
+export type AuthMethod = 'SESSION' | 'USER_TOKEN' | 'INTEGRATION_KEY';
+
+export interface Principal {
+  kind: PrincipalKind;
+  /** User id, or integration key id. */
+  id: string;
+  /** User name, or the integration key's name. */
+  name: string;
+  method: AuthMethod;
+  roles: Set<Role>;
+  /** The token or key that authenticated this request, when one did. */
+  tokenId?: string;
+  /** The session's CSRF token (session callers only). */
+  csrfToken?: string;
+}
+
+export function allows(principal: Principal, admitted: readonly Role[]): boolean {
+  return principal.kind === 'INTEGRATION_KEY' || admitted.some((role) => principal.roles.has(role));
+}

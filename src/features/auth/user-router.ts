@@ -1,0 +1,56 @@
+// Administration of users and of their API tokens (ADMINISTRATOR, per api.yaml).
+import { Router } from 'express';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
+import type { ApiTokenService } from './api-token-service.js';
+import { actorOf } from './authentication-middleware.js';
+import type { Role } from './roles.js';
+import type { UserService } from './user-service.js';
+import type { UserQuery } from './user-store.js';
+
+export function userRouter(users: UserService, tokens: ApiTokenService): Router {
+  const router = Router();
+
+  router.get('/api/v1/users', async (req, res) => {
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const query: UserQuery = {
+      ...page,
+      sort: parseSort<UserQuery['sort']['field']>(req.query.sort, { field: 'username', direction: 'asc' }),
+      q: req.query.q as string | undefined,
+      role: req.query.role as Role | undefined,
+      disabled: req.query.disabled as boolean | undefined,
+    };
+    const { rows, total } = await users.list(query);
+    res.json(pageEnvelope(req, rows, total, page));
+  });
+
+  router.post('/api/v1/users', async (req, res) => {
+    res.status(201).json({ data: await users.create(actorOf(req), req.body) });
+  });
+
+  router.get('/api/v1/users/:userId', async (req, res) => {
+    res.json({ data: await users.get(req.params.userId as string) });
+  });
+
+  router.put('/api/v1/users/:userId', async (req, res) => {
+    res.json({ data: await users.update(actorOf(req), req.params.userId as string, req.body) });
+  });
+
+  router.delete('/api/v1/users/:userId', async (req, res) => {
+    await users.delete(actorOf(req), req.params.userId as string);
+    res.status(204).end();
+  });
+
+  router.get('/api/v1/users/:userId/tokens', async (req, res) => {
+    await users.get(req.params.userId as string);
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { rows, total } = await tokens.list({ kind: 'USER_TOKEN', userId: req.params.userId as string }, page.page, page.size);
+    res.json(pageEnvelope(req, rows, total, page));
+  });
+
+  router.delete('/api/v1/users/:userId/tokens/:tokenId', async (req, res) => {
+    const scope = { kind: 'USER_TOKEN' as const, userId: req.params.userId as string };
+    res.json({ data: await tokens.revoke(actorOf(req), req.params.tokenId as string, scope) });
+  });
+
+  return router;
+}

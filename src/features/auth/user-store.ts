@@ -1,0 +1,122 @@
+import type { Knex } from 'knex';
+import type { Database } from '../../platform/postgres/postgres-client.js';
+import type { Role } from './roles.js';
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  displayName: string | null;
+  passwordHash: string;
+  roles: Role[];
+  disabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  lastLoginAt: Date | null;
+}
+
+export interface NewUser {
+  username: string;
+  displayName?: string | null;
+  passwordHash: string;
+  roles: Role[];
+  disabled?: boolean;
+}
+
+export type UserChanges = Partial<Pick<UserRecord, 'displayName' | 'passwordHash' | 'roles' | 'disabled'>>;
+
+export interface UserQuery {
+  page: number;
+  size: number;
+  sort: { field: 'username' | 'createdAt' | 'lastLoginAt'; direction: 'asc' | 'desc' };
+  q?: string;
+  role?: Role;
+  disabled?: boolean;
+}
+
+const COLUMNS = {
+  id: 'id',
+  username: 'username',
+  displayName: 'display_name',
+  passwordHash: 'password_hash',
+  roles: 'roles',
+  disabled: 'disabled',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  lastLoginAt: 'last_login_at',
+} as const;
+
+const SELECT = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
+
+export class UserStore {
+  constructor(private readonly db: Database) {}
+
+  async count(): Promise<number> {
+    const [row] = await this.db('users').count<{ count: string }[]>('* as count');
+    return Number(row?.count ?? 0);
+  }
+
+  findById(id: string, trx: Knex | Database = this.db): Promise<UserRecord | undefined> {
+    return trx('users').select(SELECT).where({ id }).first();
+  }
+
+  findByUsername(username: string): Promise<UserRecord | undefined> {
+    return this.db('users').select(SELECT).whereRaw('lower(username) = lower(?)', [username]).first();
+  }
+
+  async list(query: UserQuery): Promise<{ rows: UserRecord[]; total: number }> {
+    const filtered = this.db('users').modify((b) => {
+      if (query.q) b.where((w) => w.whereILike('username', `%${query.q}%`).orWhereILike('display_name', `%${query.q}%`));
+      if (query.role) b.whereRaw('? = ANY(roles)', [query.role]);
+      if (query.disabled !== undefined) b.where({ disabled: query.disabled });
+    });
+    const [rows, [count]] = await Promise.all([
+      filtered
+        .clone()
+        .select(SELECT)
+        .orderByRaw(`${COLUMNS[query.sort.field]} ${query.sort.direction} NULLS LAST, id`)
+        .limit(query.size)
+        .offset(query.page * query.size),
+      filtered.clone().count<{ count: string }[]>('* as count'),
+    ]);
+    return { rows, total: Number(count?.count ?? 0) };
+  }
+
+  async insert(user: NewUser, trx: Knex | Database = this.db): Promise<UserRecord> {
+    const [row] = await trx('users')
+      .insert({
+        username: user.username,
+        display_name: user.displayName ?? null,
+        password_hash: user.passwordHash,
+        roles: user.roles,
+        disabled: user.disabled ?? false,
+      })
+      .returning(SELECT);
+    return row as UserRecord;
+  }
+
+  async update(id: string, changes: UserChanges, trx: Knex | Database = this.db): Promise<UserRecord | undefined> {
+    const values: Record<string, unknown> = { updated_at: trx.fn.now() };
+    for (const [key, value] of Object.entries(changes)) if (value !== undefined) values[COLUMNS[key as keyof UserChanges]] = value;
+    const [row] = await trx('users').where({ id }).update(values).returning(SELECT);
+    return row;
+  }
+
+  async delete(id: string, trx: Knex | Database = this.db): Promise<boolean> {
+    return (await trx('users').where({ id }).delete()) > 0;
+  }
+
+  async recordLogin(id: string): Promise<void> {
+    await this.db('users').where({ id }).update({ last_login_at: this.db.fn.now() });
+  }
+
+  /** Enabled administrators other than the given user, counted inside the caller's transaction. */
+  async countOtherActiveAdministrators(exceptId: string, trx: Knex): Promise<number> {
+    const rows = await trx('users')
+      .select('id')
+      .whereRaw("'ADMINISTRATOR' = ANY(roles)")
+      .where({ disabled: false })
+      .whereNot({ id: exceptId })
+      .forUpdate();
+    return rows.length;
+  }
+}

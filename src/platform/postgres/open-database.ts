@@ -1,0 +1,28 @@
+// For command-line tools: the configured PostgreSQL, or the embedded one of the data folder
+// (used as it is when the service is running it, started and stopped again otherwise).
+import path from 'node:path';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { startEmbeddedPostgres } from './embedded-postgres-server.js';
+import { createDatabase, type Database } from './postgres-client.js';
+
+export const LOCAL_DATABASE = 'inventory';
+
+export interface OpenDatabase {
+  db: Database;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: AppConfig, logger: Logger): Promise<OpenDatabase> {
+  const local = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'postgres'), port: config.localPostgresPort, database: LOCAL_DATABASE, logger });
+  const db = createDatabase({ url: config.databaseUrl ?? (local?.url as string), poolMax: 2, timeoutMs: config.storeTimeoutMs, logger });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await local?.stop();
+    },
+  };
+}
