@@ -119,7 +119,7 @@ describe('browser sessions', () => {
     await db('http_sessions').where({ sid: sid(idle) }).update({ expire: new Date(Date.now() - 1000) });
     await db.raw(`UPDATE http_sessions SET sess = jsonb_set(sess::jsonb, '{auth,authenticatedAt}', to_jsonb(?::bigint))::json WHERE sid = ?`, [
       Date.now() - 13 * 3_600_000,
-      sid(absolute),
+      sid(absolute) as string,
     ]);
     expect((await idle.get('/api/v1/me')).status).toBe(401);
     expect((await absolute.get('/api/v1/me')).status).toBe(401);
