@@ -1,21 +1,24 @@
 // Passwords are hashed with argon2id at the OWASP-recommended cost (19 MiB, 2 passes, 1 lane).
-import argon2 from 'argon2';
+// @node-rs/argon2 ships working binaries per platform (the argon2 package's prebuilt binary
+// crashed on this machine class).
+import { hash, verify } from '@node-rs/argon2';
 
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// algorithm 2 is Argon2id (the package's const enum cannot be imported under isolatedModules).
+const OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export const MIN_PASSWORD_LENGTH = 12;
 
 export class PasswordHasher {
   // Verified against when the user does not exist, so that both failures take the same time.
-  private readonly dummy = argon2.hash('no such user: equal timing', OPTIONS);
+  private readonly dummy = hash('no such user: equal timing', OPTIONS);
 
   hash(password: string): Promise<string> {
-    return argon2.hash(password, OPTIONS);
+    return hash(password, OPTIONS);
   }
 
-  async verify(hash: string | undefined, password: string): Promise<boolean> {
+  async verify(stored: string | undefined, password: string): Promise<boolean> {
     try {
-      return await argon2.verify(hash ?? (await this.dummy), password);
+      return await verify(stored ?? (await this.dummy), password);
     } catch {
       return false;
     }
