@@ -1,6 +1,11 @@
 // Builds the Express app from the container; main.ts (or a test) makes it listen.
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
+import { assetRouter } from './features/assets/asset-router.js';
+import { importRouter } from './features/import/import-router.js';
+import { relationshipRouter } from './features/relationships/relationship-router.js';
+import { schemaRouter } from './features/schema/schema-router.js';
+import { topologyRouter } from './features/topology/topology-router.js';
 import { auditRouter } from './features/auth/audit-router.js';
 import { authRouter } from './features/auth/auth-router.js';
 import { authenticationMiddleware, sessionMiddleware } from './features/auth/authentication-middleware.js';
@@ -15,6 +20,8 @@ import { problemHandler } from './platform/http/problem-handler.js';
 import { requestContextMiddleware } from './platform/http/request-context.js';
 
 const JSON_BODY_LIMIT = '1mb';
+// An import bundle of 50,000 assets with their relationships.
+const IMPORT_BODY_LIMIT = '64mb';
 
 export function buildApp(container: Container): Express {
   const { config, logger, apiDocument } = container;
@@ -33,6 +40,7 @@ export function buildApp(container: Container): Express {
 
   const base = express.Router();
   base.use(apiDocsRouter(apiDocument));
+  base.use('/api/v1/import', express.json({ limit: IMPORT_BODY_LIMIT }));
   base.use(express.json({ limit: JSON_BODY_LIMIT }));
   // Who is calling is known before the validator runs; what they may do is checked right after
   // it matched the route (authorizationMiddleware), before it looks at the request.
@@ -44,6 +52,11 @@ export function buildApp(container: Container): Express {
   base.use(integrationKeyRouter(container.tokens));
   base.use(auditRouter(container.audit));
   base.use(credentialRouter(container.credentials));
+  base.use(assetRouter(container.assetReadModel, container.assets, container.relationships));
+  base.use(relationshipRouter(container.relationships));
+  base.use(topologyRouter(container.topology));
+  base.use(schemaRouter(container.schema));
+  base.use(importRouter(container.importer));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);

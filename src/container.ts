@@ -2,6 +2,15 @@
 // need. No other module creates a database client or reads the environment.
 import type { Driver } from 'neo4j-driver';
 import pg from 'pg';
+import { AssetGraphRepository } from './features/assets/asset-graph-repository.js';
+import { AssetReadModel } from './features/assets/asset-read-model.js';
+import { AssetService } from './features/assets/asset-service.js';
+import { IdentityStore } from './features/import/identity-store.js';
+import { ImportService } from './features/import/import-service.js';
+import { LoadGraphRepository } from './features/import/load-graph-repository.js';
+import { RelationshipGraphRepository } from './features/relationships/relationship-graph-repository.js';
+import { SchemaService } from './features/schema/schema-service.js';
+import { TopologyService } from './features/topology/topology-service.js';
 import { ApiTokenService } from './features/auth/api-token-service.js';
 import { ApiTokenStore } from './features/auth/api-token-store.js';
 import { AuditLog } from './features/auth/audit-log.js';
@@ -70,6 +79,12 @@ export interface Container extends AccessServices {
   scheduler: Scheduler;
   apiDocument: OpenApiDocument;
   health: HealthService;
+  assetReadModel: AssetReadModel;
+  assets: AssetService;
+  relationships: RelationshipGraphRepository;
+  topology: TopologyService;
+  schema: SchemaService;
+  importer: ImportService;
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -91,8 +106,17 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     workerConcurrency: config.jobsWorkerConcurrency,
     logger,
   });
+  const access = createAccessServices(db, config, logger);
+  const assetGraph = new AssetGraphRepository(graph);
+  const assetReadModel = new AssetReadModel(assetGraph);
   return {
-    ...createAccessServices(db, config, logger),
+    ...access,
+    assetReadModel,
+    assets: new AssetService(assetGraph, assetReadModel, access.audit),
+    relationships: new RelationshipGraphRepository(graph),
+    topology: new TopologyService(graph, assetGraph),
+    schema: new SchemaService(assetGraph),
+    importer: new ImportService(new IdentityStore(db), new LoadGraphRepository(graph), access.audit),
     config,
     logger,
     db,

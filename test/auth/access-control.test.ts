@@ -38,6 +38,16 @@ const RULES: Record<string, Rule> = {
   getCredential: DISCOVERY,
   updateCredential: DISCOVERY,
   deleteCredential: DISCOVERY,
+  listAssets: 'SIGNED_IN',
+  getAsset: 'SIGNED_IN',
+  listAssetRelationships: 'SIGNED_IN',
+  decommissionAsset: DISCOVERY,
+  reactivateAsset: DISCOVERY,
+  listRelationships: 'SIGNED_IN',
+  getTopologyNeighbors: 'SIGNED_IN',
+  listAssetTypes: 'SIGNED_IN',
+  getAssetType: 'SIGNED_IN',
+  importBundle: DISCOVERY,
 };
 
 // What each caller holds (effective roles: ADMINISTRATOR includes DISCOVERY_ADMIN).

@@ -34,6 +34,18 @@ export class CypherCatalog {
     return text;
   }
 
+  /**
+   * A statement with its {{placeholders}} filled by fragments of Cypher chosen in code (fixed
+   * predicates, allow-listed sort keys), never by request text; values still go in parameters.
+   */
+  render(name: string, fragments: Record<string, string>): string {
+    return this.get(name).replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+      const fragment = fragments[key];
+      if (fragment === undefined) throw new Error(`Cypher statement "${name}" needs the fragment {{${key}}}`);
+      return fragment;
+    });
+  }
+
   /** Checks at boot that every statement a repository will use exists. */
   require(...names: string[]): void {
     for (const name of names) this.get(name);

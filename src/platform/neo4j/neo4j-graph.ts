@@ -44,9 +44,9 @@ export class NeoGraph {
     readonly catalog: CypherCatalog,
   ) {}
 
-  /** Runs a catalogued read statement and returns its records as plain objects. */
-  async read<T extends RecordShape>(statement: string, params: CypherParams = {}): Promise<T[]> {
-    const text = this.catalog.get(statement);
+  /** Runs a catalogued read statement (its placeholders filled by `fragments`) and returns plain objects. */
+  async read<T extends RecordShape>(statement: string, params: CypherParams = {}, fragments?: Record<string, string>): Promise<T[]> {
+    const text = fragments ? this.catalog.render(statement, fragments) : this.catalog.get(statement);
     return this.session('READ', (tx) => tx.run<T>(text, params)).then(toObjects);
   }
 
@@ -80,3 +80,10 @@ function toObjects<T extends RecordShape>(result: QueryResult<T>): T[] {
 
 /** Cypher has no parameter for LIMIT/SKIP of type float: JS numbers must be sent as integers. */
 export const int = neo4j.int;
+
+/** A Neo4j temporal value as ISO 8601 in UTC (milliseconds), or null. */
+export function toIso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (neo4j.isDateTime(value as never)) return (value as { toStandardDate(): Date }).toStandardDate().toISOString();
+  return String(value);
+}

@@ -1,0 +1,4 @@
+// The total behind find-assets, with the same {{filters}}.
+MATCH (a:Asset)
+WHERE {{filters}}
+RETURN count(a) AS total

@@ -1,0 +1,2 @@
+MATCH (a:Asset {id: $id})
+RETURN a {.*} AS asset

@@ -1,0 +1,59 @@
+// GET /assets (spec 4.1, with the envelope of DESIGN.md decision 1), one asset, its
+// relationships, and the lifecycle actions of spec 3.1.
+import { Router } from 'express';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
+import { actorOf } from '../auth/authentication-middleware.js';
+import type { RelationshipGraphRepository } from '../relationships/relationship-graph-repository.js';
+import { RELATIONSHIP_PAGE } from '../relationships/relationship-router.js';
+import type { AssetSortField } from './asset-graph-repository.js';
+import type { AssetReadModel } from './asset-read-model.js';
+import type { AssetService } from './asset-service.js';
+
+type Query = Record<string, unknown>;
+const list = (q: Query, key: string) => q[key] as string[] | undefined;
+
+export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipGraphRepository): Router {
+  const router = Router();
+
+  router.get('/api/v1/assets', async (req, res) => {
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const filter = {
+      types: list(req.query, 'type'),
+      categories: list(req.query, 'category'),
+      statuses: list(req.query, 'status'),
+      sites: list(req.query, 'site'),
+      environments: list(req.query, 'environment'),
+      q: req.query.q as string | undefined,
+    };
+    const sort = parseSort<AssetSortField>(req.query.sort, { field: 'displayName', direction: 'asc' });
+    const { rows, total } = await readModel.page(filter, sort, page.page, page.size);
+    // Also the field names of the synthesized-listing example of spec 2.1.
+    res.json({ ...pageEnvelope(req, rows, total, page), size: page.size, totalElements: total });
+  });
+
+  router.get('/api/v1/assets/:assetId', async (req, res) => {
+    res.json({ data: await assets.get(req.params.assetId as string) });
+  });
+
+  router.get('/api/v1/assets/:assetId/relationships', async (req, res) => {
+    const assetId = req.params.assetId as string;
+    await assets.get(assetId);
+    const page = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
+    const { rows, total } = await relationships.page(
+      { assetId, types: list(req.query, 'type'), activeOnly: (req.query.activeOnly as unknown) !== false },
+      page.page * page.size,
+      page.size,
+    );
+    res.json(pageEnvelope(req, rows, total, page));
+  });
+
+  router.post('/api/v1/assets/:assetId/decommission', async (req, res) => {
+    res.json({ data: await assets.decommission(actorOf(req), req.params.assetId as string) });
+  });
+
+  router.post('/api/v1/assets/:assetId/reactivate', async (req, res) => {
+    res.json({ data: await assets.reactivate(actorOf(req), req.params.assetId as string) });
+  });
+
+  return router;
+}

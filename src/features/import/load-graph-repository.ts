@@ -1,0 +1,32 @@
+// The graph load steps shared by import and discovery: MERGE assets and relationships by their
+// natural keys, in UNWIND batches, each batch one managed transaction.
+import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import type { RelationshipType } from '../assets/asset-taxonomy.js';
+
+export interface AssetWrite {
+  id: string;
+  nodeLabel: string;
+  props: Record<string, unknown>;
+}
+
+export interface RelationshipWrite {
+  type: RelationshipType;
+  source: string;
+  target: string;
+}
+
+export class LoadGraphRepository {
+  constructor(private readonly graph: NeoGraph) {
+    graph.catalog.require('assets/merge-assets', 'relationships/merge-relationships');
+  }
+
+  async mergeAssets(rows: AssetWrite[], source: string, observedAt: string): Promise<void> {
+    if (rows.length) await this.graph.write('assets/merge-assets', { rows, source, observedAt });
+  }
+
+  async mergeRelationships(rows: RelationshipWrite[], source: string, observedAt: string): Promise<number> {
+    if (rows.length === 0) return 0;
+    const [result] = await this.graph.write<{ merged: number }>('relationships/merge-relationships', { rows, source, observedAt });
+    return result?.merged ?? 0;
+  }
+}

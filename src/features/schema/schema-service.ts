@@ -1,0 +1,41 @@
+// Schema introspection (spec 2.7): the taxonomy's entries plus the customAttributes keys seen in
+// the current data for each type.
+import { BadRequestError, NotFoundError } from '../../platform/errors.js';
+import type { AssetGraphRepository } from '../assets/asset-graph-repository.js';
+import { ALL_TYPES, isAssetType, LISTED_CATEGORIES, schemaEntry, SYNTHESIZED_TYPES, type SchemaEntry } from '../assets/asset-taxonomy.js';
+
+export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[] };
+
+// Keys of the rows built from PostgreSQL (spec 2.11 rule 4): fixed by their tables.
+const SYNTHESIZED_KEYS: Record<string, string[]> = {
+  SOFTWARE_PACKAGE: ['install_date', 'package_manager'],
+  RUNNING_PROCESS: ['command_line', 'cpu_percent', 'memory_kb', 'pid', 'ppid', 'state', 'username'],
+  DISCOVERED_SERVICE: ['listen_ports', 'start_mode', 'state'],
+  INTERFACE: ['if_index', 'mac_address', 'oper_status', 'speed_mbps'],
+};
+
+export class SchemaService {
+  constructor(private readonly assets: AssetGraphRepository) {}
+
+  async list(category?: string): Promise<SchemaEntryWithKeys[]> {
+    let types = ALL_TYPES;
+    if (category !== undefined) {
+      const wanted = category.toUpperCase();
+      if (!LISTED_CATEGORIES.includes(wanted as never)) {
+        throw new BadRequestError(`Unknown category "${category}".`, [{ path: 'query.category', message: `must be one of ${LISTED_CATEGORIES.join(', ')} (any case)` }]);
+      }
+      types = types.filter((t) => schemaEntry(t).category === wanted);
+    }
+    return Promise.all(types.map((t) => this.entry(t)));
+  }
+
+  async get(type: string): Promise<SchemaEntryWithKeys> {
+    if (!isAssetType(type)) throw new NotFoundError(`No asset type ${type}.`);
+    return this.entry(type);
+  }
+
+  private async entry(type: (typeof ALL_TYPES)[number]): Promise<SchemaEntryWithKeys> {
+    const keys = (SYNTHESIZED_TYPES as readonly string[]).includes(type) ? (SYNTHESIZED_KEYS[type] ?? []) : await this.assets.customAttributeKeys(type);
+    return { ...schemaEntry(type), customAttributeKeys: keys };
+  }
+}

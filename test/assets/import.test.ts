@@ -1,0 +1,109 @@
+import { ApiClient } from '../support/api-client.js';
+import { ESTATE } from '../support/estate.js';
+import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+
+describe('bulk import', () => {
+  let service: TestService;
+  let p: Principals;
+  let key: ApiClient;
+  beforeAll(async () => {
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD });
+    p = await createPrincipals(service.url);
+    key = p.integrationKey;
+  });
+  afterAll(() => service.stop());
+
+  const total = async () => (await key.get('/api/v1/assets?size=1')).body.total as number;
+
+  it('creates each asset and relationship once, and a second import of the same bundle creates nothing', async () => {
+    const first = await key.post('/api/v1/import', ESTATE);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ created: ESTATE.assets.length, updated: 0, relationships: ESTATE.relationships.length });
+    expect(first.body.data.assets.map((a: { key: string }) => a.key)).toEqual(ESTATE.assets.map((a) => a.key));
+    expect(first.body.data.assets.every((a: { created: boolean; matchedBy: null }) => a.created && a.matchedBy === null)).toBe(true);
+    expect(await total()).toBe(ESTATE.assets.length);
+
+    const second = await key.post('/api/v1/import', { ...ESTATE, source: 'second-source' });
+    expect(second.body.data).toMatchObject({ created: 0, updated: ESTATE.assets.length });
+    const byKey = Object.fromEntries(second.body.data.assets.map((a: { key: string }) => [a.key, a]));
+    expect(byKey.esx1).toMatchObject({ id: first.body.data.assets[1].id, matchedBy: 'SERIAL_NUMBER' });
+    expect(byKey.vm1.matchedBy).toBe('MAC_ADDRESS');
+    expect(byKey.vc.matchedBy).toBe('FQDN');
+    expect(byKey.rds.matchedBy).toBe('CLOUD_INSTANCE_ID');
+    expect(byKey.sw.matchedBy).toBe('NAME_IN_PARENT');
+    expect(await total()).toBe(ESTATE.assets.length);
+    const rels = await key.get('/api/v1/relationships?size=1000');
+    expect(rels.body.total).toBe(ESTATE.relationships.length);
+    const vm = await key.get(`/api/v1/assets/${byKey.vm1.id}`);
+    expect(vm.body.data.sources.sort()).toEqual(['second-source', 'test-fixture']);
+  });
+
+  it.each([
+    ['serial number', { serialNumber: 'srv-esx-0001' }, 'SERIAL_NUMBER', 'HYPERVISOR'],
+    ['MAC address in another notation', { macAddresses: ['0050.56AA.0002'] }, 'MAC_ADDRESS', 'VM'],
+    ['FQDN in another case', { fqdn: 'WEB-01.lab.example.com.' }, 'FQDN', 'VM'],
+    ['host name at a site', { hostname: 'bare-01', site: 'berlin' }, 'HOSTNAME_SITE', 'PHYSICAL_HOST'],
+    ['IP address, when nothing else is known', { ipAddresses: ['10.0.1.12'] }, 'IP_ADDRESS', 'VM'],
+  ])('updates the existing asset known by its %s instead of creating a twin', async (_what, identity, rule, assetType) => {
+    const before = await total();
+    const res = await key.post('/api/v1/import', { source: 'cmdb', assets: [{ key: 'x', assetType, displayName: `seen by ${rule}`, ...identity }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.assets[0]).toMatchObject({ created: false, matchedBy: rule });
+    expect(await total()).toBe(before);
+  });
+
+  it('lets an unidentified endpoint become the host that the same address turns out to be, but never merges a VM into a switch', async () => {
+    const endpoint = await key.post('/api/v1/import', { source: 'sweep', assets: [{ key: 'e', assetType: 'UNKNOWN_ENDPOINT', ipAddresses: ['10.7.7.7'] }] });
+    const host = await key.post('/api/v1/import', { source: 'ssh', assets: [{ key: 'h', assetType: 'PHYSICAL_HOST', hostname: 'found-later', ipAddresses: ['10.7.7.7'] }] });
+    expect(host.body.data.assets[0]).toMatchObject({ id: endpoint.body.data.assets[0].id, matchedBy: 'IP_ADDRESS' });
+    const asset = await key.get(`/api/v1/assets/${host.body.data.assets[0].id}`);
+    expect(asset.body.data).toMatchObject({ assetType: 'PHYSICAL_HOST', assetCategory: 'HOST', hostname: 'found-later' });
+    const other = await key.post('/api/v1/import', { source: 'snmp', assets: [{ key: 's', assetType: 'NETWORK_DEVICE', displayName: 'sw', ipAddresses: ['10.7.7.7'] }] });
+    expect(other.body.data.assets[0].created).toBe(true);
+  });
+
+  it('makes two entries of one bundle that share an identifier one asset', async () => {
+    const res = await key.post('/api/v1/import', {
+      source: 'dup',
+      assets: [
+        { key: 'a', assetType: 'SERVER', serialNumber: 'SER-SAME-42' },
+        { key: 'b', assetType: 'SERVER', serialNumber: 'SER-SAME-42', hostname: 'same' },
+      ],
+    });
+    expect(res.body.data.assets[0].id).toBe(res.body.data.assets[1].id);
+  });
+
+  it('refuses a bundle with an unknown type, a duplicate key or a dangling key whole, naming each bad entry', async () => {
+    const before = await total();
+    const res = await key.post('/api/v1/import', {
+      source: 'bad',
+      assets: [
+        { key: 'ok', assetType: 'SERVER', displayName: 'would-be-created' },
+        { key: 'a', assetType: 'TOASTER' },
+        { key: 'ok', assetType: 'VM' },
+        { key: 'pkg', assetType: 'SOFTWARE_PACKAGE' },
+      ],
+      relationships: [
+        { type: 'RUNS_ON', source: 'ok', target: 'missing' },
+        { type: 'LOVES', source: 'ok', target: 'a' },
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(
+      ['body.assets.1.assetType', 'body.assets.2.key', 'body.assets.3.assetType', 'body.relationships.0.target', 'body.relationships.1.type'].sort(),
+    );
+    expect(await total()).toBe(before);
+    expect((await key.get('/api/v1/assets?q=would-be-created')).body.total).toBe(0);
+  });
+
+  it('refuses a bundle with an unknown field', async () => {
+    const res = await key.post('/api/v1/import', { source: 's', assets: [{ key: 'k', assetType: 'SERVER', colour: 'red' }] });
+    expect(res.status).toBe(400);
+  });
+
+  it('records who imported what in the audit trail', async () => {
+    const audit = await p.adminSession.get('/api/v1/audit-events?action=asset.import');
+    expect(audit.body.data[0]).toMatchObject({ actorKind: 'INTEGRATION_KEY', details: { source: expect.any(String) } });
+  });
+});
