@@ -7,6 +7,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { createContainer, type Container } from './container.js';
 import type { AppConfig } from './platform/config.js';
+import { lockDataDir } from './platform/data-dir-lock.js';
 import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
@@ -44,17 +45,29 @@ async function ensureReachable(store: string, address: string, check: () => Prom
   }
 }
 
-export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
+/** The stores, opened and prepared (migrations, graph schema), with the services built on them. */
+export interface OpenedStores {
+  container: Container;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the local stores that have no configured address (side by side; each registers its stop
+ * as soon as it is up, so a failure of one never leaves the other running), checks that both
+ * answer, applies migrations and the graph schema, and builds the container. The `owner` (the
+ * service, holding the lock of the data folder) also stops a local PostgreSQL that a crashed run
+ * left behind; tools only borrow what is running.
+ */
+export async function openStores(config: AppConfig, logger: Logger, { owner = false }: { owner?: boolean } = {}): Promise<OpenedStores> {
   const cleanups: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
+  const close = async () => {
     for (const cleanup of cleanups.reverse()) {
       await cleanup().catch((error: unknown) => logger.warn('error while stopping', { error }));
     }
     cleanups.length = 0;
   };
   try {
-    // Both local stores start side by side; each registers its stop as soon as it is up, so a
-    // failure of one never leaves the other running.
+    if (owner && (!config.databaseUrl || !config.neo4jUri)) cleanups.push(lockDataDir(config.dataDir));
     const [postgres, neo4j] = await Promise.allSettled([
       config.databaseUrl ??
         startEmbeddedPostgres({
@@ -62,7 +75,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
           port: config.localPostgresPort,
           database: LOCAL_DATABASE,
           logger,
-          takeOver: true,
+          takeOver: owner,
         }).then((server) => {
           cleanups.push(server.stop);
           return server.url;
@@ -94,8 +107,24 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     const migrations = await migrateToLatest(container.db);
     const schemaStatements = await applyGraphSchema(container.driver, config.neo4jDatabase);
     logger.info('stores ready', { migrationsApplied: migrations.length, graphSchemaStatements: schemaStatements });
-    await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
+    return { container, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
+export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
+  const { container, close } = await openStores(config, logger, { owner: true });
+  const cleanups: (() => Promise<void>)[] = [close];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => logger.warn('error while stopping', { error }));
+    }
+    cleanups.length = 0;
+  };
+  try {
+    await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
 
@@ -109,14 +138,14 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     } else {
       logger.info('service running without HTTP', { roles: config.roles });
     }
-    return { container, url, stop: stopAll };
+    return { container, url, stop };
   } catch (error) {
-    await stopAll();
+    await stop();
     throw error;
   }
 }
 
-function listen(app: ReturnType<typeof buildApp>, port: number): Promise<Server> {
+export function listen(app: ReturnType<typeof buildApp>, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port);
     server.once('listening', () => resolve(server));
@@ -126,7 +155,7 @@ function listen(app: ReturnType<typeof buildApp>, port: number): Promise<Server>
   });
 }
 
-function closeServer(server: Server): Promise<void> {
+export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();

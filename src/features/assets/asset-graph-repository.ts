@@ -1,5 +1,5 @@
 // Reads of assets in Neo4j and their lifecycle writes.
-import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { parentRule, type AssetType } from './asset-taxonomy.js';
 
 export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
@@ -33,7 +33,7 @@ export interface ParentEdge {
 
 // Each filter is a fixed predicate with its own parameter; displayName IS NOT NULL lets the
 // planner read the default order from the displayName index when nothing else narrows the scan.
-const PREDICATES: Record<keyof AssetFilter, string> = {
+const PREDICATES = {
   types: 'a.assetType IN $types',
   categories: 'a.assetCategory IN $categories',
   statuses: 'a.status IN $statuses',
@@ -43,15 +43,7 @@ const PREDICATES: Record<keyof AssetFilter, string> = {
 };
 
 function whereOf(filter: AssetFilter): { filters: string; params: Record<string, unknown> } {
-  const clauses = ['a.displayName IS NOT NULL'];
-  const params: Record<string, unknown> = {};
-  for (const [key, predicate] of Object.entries(PREDICATES) as [keyof AssetFilter, string][]) {
-    const value = filter[key];
-    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    clauses.push(predicate);
-    params[key] = key === 'q' ? (value as string).toLowerCase() : value;
-  }
-  return { filters: clauses.join(' AND '), params };
+  return conjunction(PREDICATES, { ...filter, q: filter.q?.toLowerCase() }, ['a.displayName IS NOT NULL']);
 }
 
 export class AssetGraphRepository {

@@ -1,5 +1,5 @@
 // Relationship rows (spec 2.5) for GET /relationships and GET /assets/{id}/relationships.
-import { int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 
 export interface RelationshipFilter {
   types?: string[];
@@ -32,18 +32,10 @@ const PREDICATES = {
   sourceCategories: 's.assetCategory IN $sourceCategories',
   targetCategories: 't.assetCategory IN $targetCategories',
   assetId: '(s.id = $assetId OR t.id = $assetId)',
-} as const;
+};
 
-function whereOf(filter: RelationshipFilter): { filters: string; params: Record<string, unknown> } {
-  const clauses = filter.activeOnly ? ['r.active'] : ['true'];
-  const params: Record<string, unknown> = {};
-  for (const [key, predicate] of Object.entries(PREDICATES) as [keyof typeof PREDICATES, string][]) {
-    const value = filter[key];
-    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    clauses.push(predicate);
-    params[key] = value;
-  }
-  return { filters: clauses.join(' AND '), params };
+function whereOf({ activeOnly, ...filter }: RelationshipFilter): { filters: string; params: Record<string, unknown> } {
+  return conjunction(PREDICATES, filter, [activeOnly ? 'r.active' : 'true']);
 }
 
 interface Raw {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import neo4j from 'neo4j-driver';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
 
@@ -77,7 +78,25 @@ export function ensureLauncherBuilt(logger: Logger): string {
   return LAUNCHER_JAR;
 }
 
+/** True when a Neo4j already answers Bolt on the port (the service's own, for a command-line tool). */
+async function answersBolt(uri: string): Promise<boolean> {
+  const driver = neo4j.driver(uri, neo4j.auth.basic('neo4j', ''), { connectionTimeout: 1000, maxTransactionRetryTime: 0 });
+  try {
+    await driver.verifyConnectivity();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await driver.close();
+  }
+}
+
 export async function startLocalNeo4j({ dataDir, boltPort, heap, pageCache, logger }: LocalNeo4jOptions): Promise<LocalNeo4jServer> {
+  const running = `bolt://127.0.0.1:${boltPort}`;
+  if (await answersBolt(running)) {
+    logger.info('a local Neo4j is already running on its port; using it', { uri: running });
+    return { uri: running, stop: async () => undefined };
+  }
   const jar = ensureLauncherBuilt(logger);
   const home = path.resolve(dataDir);
   mkdirSync(home, { recursive: true });

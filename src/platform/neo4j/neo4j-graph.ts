@@ -37,6 +37,22 @@ export async function pingNeo4j(driver: Driver, database: string): Promise<void>
 
 export type CypherParams = Record<string, unknown>;
 
+/**
+ * The WHERE text of a filtered statement: `always` and, for each filter value that is set, its
+ * fixed predicate (which names a parameter of the same key), joined by AND; with the parameters.
+ */
+export function conjunction<F extends object>(predicates: { [K in keyof F]-?: string }, filter: F, always: string[]): { filters: string; params: CypherParams } {
+  const clauses = [...always];
+  const params: CypherParams = {};
+  for (const key of Object.keys(predicates) as (keyof F & string)[]) {
+    const value = filter[key];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    clauses.push(predicates[key]);
+    params[key] = value;
+  }
+  return { filters: clauses.join(' AND '), params };
+}
+
 export class NeoGraph {
   constructor(
     readonly driver: Driver,

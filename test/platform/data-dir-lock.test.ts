@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { lockDataDir } from '../../src/platform/data-dir-lock.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { startLocalNeo4j } from '../../src/platform/neo4j/local-neo4j-server.js';
+import { testNeo4jUri } from '../support/test-stores.js';
+
+describe('the data folder', () => {
+  it('is held by one service at a time, and a lock left by a dead process is taken over', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'lock-'));
+    const sleeper = spawn('sleep', ['30']);
+    writeFileSync(path.join(dir, 'service.lock'), `${sleeper.pid}\n`);
+    expect(() => lockDataDir(dir)).toThrow(new RegExp(`Another service \\(pid ${sleeper.pid}\\)`));
+    sleeper.kill();
+    await new Promise((r) => sleeper.once('exit', r));
+    const release = lockDataDir(dir);
+    expect(existsSync(path.join(dir, 'service.lock'))).toBe(true);
+    await release();
+    expect(existsSync(path.join(dir, 'service.lock'))).toBe(false);
+  });
+
+  it('uses a local Neo4j that already answers on its port instead of starting another', async () => {
+    const port = Number(new URL(testNeo4jUri()).port);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'reuse-'));
+    const server = await startLocalNeo4j({ dataDir: dir, boltPort: port, heap: '256m', pageCache: '64m', logger: createLogger('error') });
+    expect(server.uri).toBe(`bolt://127.0.0.1:${port}`);
+    await server.stop();
+    expect(existsSync(path.join(dir, 'data'))).toBe(false);
+  });
+});
