@@ -9,6 +9,8 @@ import { IdentityStore } from './features/import/identity-store.js';
 import { ImportService } from './features/import/import-service.js';
 import { LoadGraphRepository } from './features/import/load-graph-repository.js';
 import { RelationshipGraphRepository } from './features/relationships/relationship-graph-repository.js';
+import { SubRecordLoader } from './features/subrecords/sub-record-loader.js';
+import { SubRecordStore } from './features/subrecords/sub-record-store.js';
 import { SchemaService } from './features/schema/schema-service.js';
 import { TopologyService } from './features/topology/topology-service.js';
 import { ApiTokenService } from './features/auth/api-token-service.js';
@@ -109,6 +111,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const access = createAccessServices(db, config, logger);
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph);
+  const identities = new IdentityStore(db);
   return {
     ...access,
     assetReadModel,
@@ -116,7 +119,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     relationships: new RelationshipGraphRepository(graph),
     topology: new TopologyService(graph, assetGraph),
     schema: new SchemaService(assetGraph),
-    importer: new ImportService(new IdentityStore(db), new LoadGraphRepository(graph), access.audit),
+    importer: new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit),
     config,
     logger,
     db,

@@ -184,6 +184,12 @@ export const SETTINGS = {
     'Jobs one worker process runs at the same time.',
     { default: 4 },
   ),
+  fdbMaxMacsPerAccessPort: setting(
+    'service.topology.fdb-max-macs-per-access-port',
+    int(1, 4096),
+    'A switch port that has learnt more MACs than this is an uplink or trunk: its forwarding entries link no host.',
+    { default: 8 },
+  ),
   aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
     default: false,
   }),

@@ -1,11 +1,12 @@
-// A realistic, deterministic estate for demos and benchmarks, as import bundles: per site a
-// vCenter and clusters of hypervisors with datastores, a vSwitch, port groups and a network; VMs on
-// the hypervisors, some running containers; physical servers, some with a storage pool; software
-// and services on every host;
-// switches, printers and unidentified endpoints; one cloud account with regions, databases,
-// buckets, load balancers and stacks. Each bundle is self-contained (shared parents such as a
-// vCenter are repeated and reconciled by their FQDN).
+// A realistic, deterministic estate for demos and benchmarks, as import bundles: switches; per
+// site a vCenter and clusters of hypervisors (datastores, a vSwitch, port groups, a network, an
+// uplink that LLDP reports); VMs on the hypervisors, some running containers; physical servers,
+// some with a storage pool, in the switches' forwarding tables; on every host software, services,
+// packages, processes and an interface; printers and unidentified endpoints; one cloud account
+// with regions, databases, buckets, load balancers and stacks. Each bundle is self-contained
+// (shared parents such as a vCenter are repeated and reconciled by their identifiers).
 import type { BundleAsset, BundleRelationship, ImportBundle } from '../features/import/import-service.js';
+import type { SubRecordBundle } from '../features/subrecords/sub-record-loader.js';
 
 const SITES = ['paris', 'berlin', 'new-york', 'singapore'];
 const SOFTWARE = [
@@ -14,6 +15,12 @@ const SOFTWARE = [
   ['Apache Tomcat', 'Apache Software Foundation', '10.1.28'], ['MariaDB', 'MariaDB Foundation', '10.11.9'], ['Elasticsearch', 'Elastic', '8.15.1'],
 ];
 const SERVICES = ['sshd', 'cron', 'chronyd', 'node_exporter', 'rsyslog'];
+const PACKAGES = [
+  'base-files', 'bash', 'coreutils', 'curl', 'dpkg', 'gzip', 'libc6', 'libssl3', 'openssh-server', 'openssl', 'procps', 'python3', 'sudo',
+  'systemd', 'tar', 'tzdata', 'util-linux', 'vim-tiny', 'wget', 'zlib1g', 'ca-certificates', 'iproute2', 'lldpd', 'snmpd',
+];
+const PACKAGES_PER_HOST = 12;
+const SERVICE_PORTS: Record<string, number> = { sshd: 22, node_exporter: 9100, chronyd: 123 };
 const OSES = [['Ubuntu', '22.04'], ['Debian', '12'], ['Red Hat Enterprise Linux', '9.4'], ['Windows Server', '2022']];
 const VMS_PER_HYPERVISOR = 25;
 const HYPERVISORS_PER_CLUSTER = 8;
@@ -35,11 +42,15 @@ const pad = (n: number, width = 5) => String(n).padStart(width, '0');
 const mac = (n: number, prefix: string) => `${prefix}:${[(n >> 16) & 255, (n >> 8) & 255, n & 255].map((x) => x.toString(16).padStart(2, '0')).join(':')}`;
 const ip = (n: number, base: number) => `10.${base + ((n >> 16) & 63)}.${(n >> 8) & 255}.${(n & 255) || 1}`;
 
+type SubRecords = { [K in keyof SubRecordBundle]-?: NonNullable<SubRecordBundle[K]> };
+const noSubRecords = (): SubRecords => ({ software: [], services: [], processes: [], interfaces: [], neighbors: [], fdb: [] });
+
 class BundleBuilder {
   readonly bundles: ImportBundle[] = [];
   private assets: BundleAsset[] = [];
   private relationships: BundleRelationship[] = [];
   private keys = new Set<string>();
+  sub: SubRecords = noSubRecords();
 
   constructor(private readonly source: string) {}
 
@@ -58,10 +69,11 @@ class BundleBuilder {
   /** Ends the bundle once it is big enough (callers add whole groups, so none is split). */
   maybeFlush(force = false): void {
     if (this.assets.length === 0 || (!force && this.assets.length < BUNDLE_TARGET)) return;
-    this.bundles.push({ source: this.source, assets: this.assets, relationships: this.relationships });
+    this.bundles.push({ source: this.source, assets: this.assets, relationships: this.relationships, ...this.sub });
     this.assets = [];
     this.relationships = [];
     this.keys = new Set();
+    this.sub = noSubRecords();
   }
 }
 
@@ -79,11 +91,22 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
     b.asset({ key: `vc-${site}`, assetType: 'VIRTUALIZATION_MANAGER', displayName: `vcenter-${site}`, fqdn: `vcenter.${site}.example.com`, site, vendor: 'VMware', model: 'vCenter Server 8.0' });
 
   const onHost = (hostKey: string, n: number) => {
+    b.sub.processes.push({ asset: hostKey, pid: 1, processName: 'systemd', username: 'root', state: 'S' }, { asset: hostKey, pid: 640, ppid: 1, processName: 'sshd', commandLine: 'sshd: /usr/sbin/sshd -D', username: 'root', state: 'S' });
     for (const i of [0, 1, 2]) {
       const [name, vendor, version] = SOFTWARE[(n + i * 3) % SOFTWARE.length] as string[];
-      b.relate('RUNS_ON', b.asset({ key: `${hostKey}-sw${i}`, assetType: 'SOFTWARE', displayName: name as string, vendor, model: version, customAttributes: { version, edition: 'standard' } }), hostKey);
+      const sw = b.asset({ key: `${hostKey}-sw${i}`, assetType: 'SOFTWARE', displayName: name as string, vendor, model: version, customAttributes: { version, edition: 'standard' } });
+      b.relate('RUNS_ON', sw, hostKey);
+      b.sub.processes.push({ asset: hostKey, pid: 1000 + i, ppid: 1, processName: (name as string).toLowerCase().replace(/\W/g, ''), username: 'app', state: 'S', memoryKb: Math.round(rnd() * 2_000_000), cpuPercent: Math.round(rnd() * 500) / 10, software: sw });
     }
     b.relate('RUNS_ON', b.asset({ key: `${hostKey}-svc`, assetType: 'SERVICE', displayName: SERVICES[n % SERVICES.length] as string, customAttributes: { listenPorts: '22/tcp' } }), hostKey);
+    for (let k = 0; k < PACKAGES_PER_HOST; k++) {
+      const name = PACKAGES[(n + k * 5) % PACKAGES.length] as string;
+      b.sub.software.push({ asset: hostKey, packageName: name, version: `${1 + (k % 9)}.${n % 7}.${k}`, publisher: 'Debian', packageManager: 'dpkg', installDate: `2026-0${1 + (k % 9)}-1${k % 10}` });
+    }
+    for (const svc of SERVICES.slice(0, 3)) {
+      const port = SERVICE_PORTS[svc];
+      b.sub.services.push({ asset: hostKey, serviceName: svc, displayName: svc, state: 'running', startMode: 'auto', listenPorts: port ? [{ protocol: svc === 'chronyd' ? 'udp' : 'tcp', port }] : [] });
+    }
   };
 
   const host = (key: string, assetType: 'VM' | 'PHYSICAL_HOST', site: string) => {
@@ -96,9 +119,20 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
       ...(assetType === 'PHYSICAL_HOST' ? { serialNumber: `SRV${pad(n, 7)}`, vendor: 'Dell Inc.', model: 'PowerEdge R750' } : {}),
       customAttributes: { osName: os, osVersion, cpuCount: 2 ** Math.floor(1 + rnd() * 5), memoryMb: 1024 * 2 ** Math.floor(1 + rnd() * 6), ...(assetType === 'VM' ? { powerState: rnd() < 0.95 ? 'poweredOn' : 'poweredOff' } : {}) },
     });
+    b.sub.interfaces.push({ asset: key, name: 'eth0', ifIndex: 2, macAddress: mac(n, assetType === 'VM' ? '00:50:56' : '3c:ec:ef'), ipAddresses: [`${ip(n, 0)}/16`], speedMbps: 10000, operStatus: 'up', mtu: 1500 });
     onHost(key, n);
     return key;
   };
+
+  // Switches come first, so that the LLDP neighbours the hypervisors report find them by name.
+  const switchCount = Math.max(1, Math.ceil(hosts / 48));
+  const switchAsset = (w: number) => {
+    const site = SITES[w % SITES.length] as string;
+    const name = `sw-${site.slice(0, 3)}-${pad(w, 4)}`;
+    return b.asset({ key: `switch-${w}`, assetType: 'NETWORK_DEVICE', displayName: name, hostname: name, serialNumber: `FOC${pad(w, 8)}`, site, vendor: 'Cisco Systems', model: 'Catalyst 9300-48P', ipAddresses: [ip(w, 50)], customAttributes: { firmware: 'IOS-XE 17.9.4' } });
+  };
+  for (let w = 0; w < switchCount; w++) switchAsset(w);
+  b.maybeFlush(true);
 
   // Virtualisation: hypervisors in clusters under their site's vCenter, VMs on hypervisors.
   let vmLeft = vms;
@@ -108,6 +142,12 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
     const cluster = b.asset({ key: `cluster-${site}-${Math.floor(h / HYPERVISORS_PER_CLUSTER)}`, assetType: 'CLUSTER', displayName: `cluster-${site}-${Math.floor(h / HYPERVISORS_PER_CLUSTER)}`, site, customAttributes: { haEnabled: true, drsEnabled: true } });
     const hv = b.asset({ key: `esx-${h}`, assetType: 'HYPERVISOR', displayName: `esx-${site.slice(0, 3)}-${pad(h, 4)}`, hostname: `esx-${site.slice(0, 3)}-${pad(h, 4)}`, serialNumber: `ESX${pad(h, 7)}`, site, environment: 'production', vendor: 'Dell Inc.', model: 'PowerEdge R760', ipAddresses: [ip(h, 40)], customAttributes: { hypervisorProduct: 'ESXi 8.0', cpuCount: 64, memoryMb: 524288 } });
     b.relate('MANAGED_BY', hv, vc);
+    const uplink = h % switchCount;
+    b.sub.interfaces.push({ asset: hv, name: 'vmnic0', ifIndex: 1, macAddress: mac(h, 'b8:ce:f6'), speedMbps: 25000, operStatus: 'up', mtu: 9000 });
+    if (SITES[uplink % SITES.length] === site) {
+      const sw = `sw-${site.slice(0, 3)}-${pad(uplink, 4)}`;
+      b.sub.neighbors.push({ asset: hv, localPort: 'vmnic0', protocol: 'LLDP', remotePort: `Te1/1/${1 + (Math.floor(h / switchCount) % 8)}`, remoteSystemName: sw });
+    }
     b.relate('CONTAINS', cluster, hv);
     for (const d of [0, 1]) b.relate('USES_DATASTORE', hv, b.asset({ key: `${hv}-ds${d}`, assetType: 'DATASTORE', displayName: `ds-${pad(h, 4)}-${d}`, customAttributes: { capacityGb: 4096, freeGb: Math.round(rnd() * 4096), fsType: 'VMFS6' } }));
     const vsw = b.asset({ key: `${hv}-vsw`, assetType: 'VSWITCH', displayName: `vSwitch0-${pad(h, 4)}`, customAttributes: { mtu: 9000 } });
@@ -126,17 +166,15 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
     b.maybeFlush();
   }
 
+  const physicalMacs: string[] = [];
   for (let s = 0; s < physical; s++) {
+    physicalMacs.push(mac(hostNo, '3c:ec:ef'));
     const server = host(`phys-${s}`, 'PHYSICAL_HOST', SITES[s % SITES.length] as string);
     if (s % 5 === 0) b.relate('CONTAINS', server, b.asset({ key: `${server}-pool`, assetType: 'STORAGE_POOL', displayName: `zpool-${pad(s, 5)}`, customAttributes: { capacityGb: 8192, freeGb: Math.round(rnd() * 8192) } }));
     b.maybeFlush();
   }
 
-  // Network, printers and what a sweep found but could not identify.
-  for (let w = 0; w < Math.max(1, Math.ceil(hosts / 48)); w++) {
-    const site = SITES[w % SITES.length] as string;
-    b.asset({ key: `switch-${w}`, assetType: 'NETWORK_DEVICE', displayName: `sw-${site.slice(0, 3)}-${pad(w, 4)}`, hostname: `sw-${site.slice(0, 3)}-${pad(w, 4)}`, serialNumber: `FOC${pad(w, 8)}`, site, vendor: 'Cisco Systems', model: 'Catalyst 9300-48P', ipAddresses: [ip(w, 50)], customAttributes: { firmware: 'IOS-XE 17.9.4' } });
-  }
+  // Printers and what a sweep found but could not identify.
   for (let pr = 0; pr < Math.max(1, Math.floor(hosts / 100)); pr++) {
     b.asset({ key: `printer-${pr}`, assetType: 'PRINTER', displayName: `printer-${pad(pr, 4)}`, site: SITES[pr % SITES.length] as string, vendor: 'HP', model: 'LaserJet M611', ipAddresses: [ip(pr, 52)] });
   }
@@ -144,6 +182,13 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
     b.asset({ key: `unknown-${u}`, assetType: 'UNKNOWN_ENDPOINT', displayName: ip(u, 54), ipAddresses: [ip(u, 54)], customAttributes: { openPorts: '80,443' } });
   }
   b.maybeFlush();
+
+  // The switches again, with the MACs their access ports learnt: one physical server per port.
+  physicalMacs.forEach((m, i) => {
+    const w = i % switchCount;
+    b.sub.fdb.push({ asset: switchAsset(w), port: `Gi1/0/${1 + (Math.floor(i / switchCount) % 48)}`, macAddress: m, vlan: 100 });
+  });
+  b.maybeFlush(true);
 
   // Cloud.
   const account = b.asset({ key: 'aws', assetType: 'CLOUD_ACCOUNT', displayName: 'aws-production', vendor: 'Amazon Web Services', customAttributes: { provider: 'AWS', accountId: '123456789012' } });

@@ -32,5 +32,12 @@ describe('the demo estate', () => {
     expect(vms.body.data.every((vm: { parent?: { assetType: string; via: string } }) => vm.parent?.assetType === 'HYPERVISOR' && vm.parent.via === 'HOSTS_VM')).toBe(true);
     const vcenters = await principals.viewer.get('/api/v1/assets?type=VIRTUALIZATION_MANAGER');
     expect(vcenters.body.total).toBe(4);
+    const db = service.running.container.db;
+    const count = async (table: string, where: Record<string, string> = {}) => Number((await db(table).where(where).count<{ c: string }[]>('* as c'))[0]?.c);
+    expect(await count('software_packages')).toBeGreaterThan(1000);
+    expect(await count('running_processes')).toBeGreaterThan(500);
+    expect(await count('discovered_services')).toBeGreaterThan(300);
+    expect(await count('interface_connections', { discovered_via: 'LLDP' })).toBeGreaterThan(0);
+    expect(await count('interface_connections', { discovered_via: 'FDB' })).toBeGreaterThan(0);
   });
 });

@@ -1,12 +1,13 @@
-// Bulk import: a bundle of assets and relationships goes through the same steps as discovery:
-// validate, reconcile identity (PostgreSQL identity index), load the graph. Assets are taken
-// parents first (a child's identity may depend on its parent's id), in batches.
+// Bulk import: a bundle of assets, relationships and sub-records goes through the same steps as
+// discovery: validate, reconcile identity (PostgreSQL identity index), load the graph, load the
+// sub-records. Assets are taken parents first (a child's identity may depend on its parent's id).
 import { randomUUID } from 'node:crypto';
 import { BadRequestError, type FieldError } from '../../platform/errors.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { CATEGORIES, categoryOf, GRAPH_TYPES, parentRule, RELATIONSHIP_TYPES, type AssetType, type Category, type RelationshipType } from '../assets/asset-taxonomy.js';
 import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier, type MatchRule } from './asset-identity.js';
 import type { IdentifierRow, IdentityStore } from './identity-store.js';
+import type { SubRecordBundle, SubRecordCounts, SubRecordLoader } from '../subrecords/sub-record-loader.js';
 import type { AssetWrite, LoadGraphRepository } from './load-graph-repository.js';
 
 export interface BundleAsset {
@@ -31,7 +32,7 @@ export interface BundleRelationship {
   target: string;
 }
 
-export interface ImportBundle {
+export interface ImportBundle extends SubRecordBundle {
   source: string;
   observedAt?: string;
   assets: BundleAsset[];
@@ -50,6 +51,7 @@ export interface ImportResult {
   relationships: number;
   created: number;
   updated: number;
+  subRecords: SubRecordCounts;
 }
 
 export const IMPORT_BATCH_SIZE = 500;
@@ -72,6 +74,22 @@ function validateBundle(bundle: ImportBundle): void {
       if (!firstIndex.has(rel[end])) errors.push({ path: `body.relationships.${i}.${end}`, message: `no asset with key "${rel[end]}" in the bundle` });
     }
     if (rel.source === rel.target) errors.push({ path: `body.relationships.${i}`, message: 'an asset cannot be related to itself' });
+  });
+  const types = new Map(bundle.assets.map((a) => [a.key, a.assetType]));
+  const keyed: [string, { asset: string }[] | undefined][] = [
+    ['software', bundle.software], ['services', bundle.services], ['processes', bundle.processes],
+    ['interfaces', bundle.interfaces], ['neighbors', bundle.neighbors], ['fdb', bundle.fdb],
+  ];
+  for (const [array, entries] of keyed) {
+    (entries ?? []).forEach((entry, i) => {
+      if (!types.has(entry.asset)) errors.push({ path: `body.${array}.${i}.asset`, message: `no asset with key "${entry.asset}" in the bundle` });
+    });
+  }
+  (bundle.processes ?? []).forEach((p, i) => {
+    if (p.software !== undefined && types.get(p.software) !== 'SOFTWARE') errors.push({ path: `body.processes.${i}.software`, message: `"${p.software}" is not the key of a SOFTWARE asset of the bundle` });
+  });
+  (bundle.neighbors ?? []).forEach((n, i) => {
+    if (n.remoteAsset !== undefined && !types.has(n.remoteAsset)) errors.push({ path: `body.neighbors.${i}.remoteAsset`, message: `no asset with key "${n.remoteAsset}" in the bundle` });
   });
   if (errors.length) throw new BadRequestError(`The bundle has ${errors.length} invalid entr${errors.length === 1 ? 'y' : 'ies'}; nothing was imported.`, errors);
 }
@@ -138,6 +156,7 @@ export class ImportService {
   constructor(
     private readonly identities: IdentityStore,
     private readonly load: LoadGraphRepository,
+    private readonly subRecords: SubRecordLoader,
     private readonly audit: AuditLog,
   ) {}
 
@@ -183,10 +202,12 @@ export class ImportService {
     for (let i = 0; i < rels.length; i += IMPORT_BATCH_SIZE * 2) {
       relationships += await this.load.mergeRelationships(rels.slice(i, i + IMPORT_BATCH_SIZE * 2), bundle.source, observedAt);
     }
+    const sites = new Map(bundle.assets.flatMap((a) => (a.site ? [[a.key, a.site] as const] : [])));
+    const subRecords = await this.subRecords.load(bundle, ids, sites, bundle.source, new Date(observedAt));
     const order = new Map(bundle.assets.map((a, i) => [a.key, i]));
     results.sort((a, b) => (order.get(a.key) as number) - (order.get(b.key) as number));
     const created = results.filter((r) => r.created).length;
-    await this.audit.record(actor, { action: 'asset.import', details: { source: bundle.source, assets: results.length, created, relationships } });
-    return { assets: results, relationships, created, updated: results.length - created };
+    await this.audit.record(actor, { action: 'asset.import', details: { source: bundle.source, assets: results.length, created, relationships, subRecords } });
+    return { assets: results, relationships, created, updated: results.length - created, subRecords };
   }
 }

@@ -1,0 +1,184 @@
+// The sub-record tables: upserts by natural key (packages and services by asset and name, so that
+// their ids and first_seen_at survive upgrades; interfaces by asset and name), wholesale
+// replacement of an asset's processes, and interface connections by (source, target, via).
+import type { Knex } from 'knex';
+import type { Database } from '../../platform/postgres/postgres-client.js';
+
+export interface PackageRow {
+  assetId: string;
+  packageName: string;
+  version?: string | null;
+  publisher?: string | null;
+  installDate?: string | null;
+  packageManager?: string | null;
+}
+
+export interface ServiceRow {
+  assetId: string;
+  serviceName: string;
+  displayName?: string | null;
+  state?: string | null;
+  startMode?: string | null;
+  listenPorts?: { protocol: string; port: number }[];
+  sourceConnector?: string | null;
+}
+
+export interface ProcessRow {
+  assetId: string;
+  pid: number;
+  ppid?: number | null;
+  processName: string;
+  commandLine?: string | null;
+  username?: string | null;
+  state?: string | null;
+  memoryKb?: number | null;
+  cpuPercent?: number | null;
+  sourceConnector?: string | null;
+  softwareAssetId?: string | null;
+}
+
+export interface InterfaceRow {
+  assetId: string;
+  name: string;
+  ifIndex?: number | null;
+  macAddress?: string | null;
+  ipAddresses?: string[];
+  speedMbps?: number | null;
+  operStatus?: string | null;
+  mtu?: number | null;
+  description?: string | null;
+}
+
+export interface ConnectionRow {
+  sourceInterfaceId: string;
+  targetInterfaceId: string;
+  discoveredVia: 'LLDP' | 'CDP' | 'FDB';
+  confidence: number;
+}
+
+export const COMMAND_LINE_MAX = 4096;
+const CHUNK = 1000;
+
+function chunks<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
+  return out;
+}
+
+/** The last row per key: a bundle that names a package twice keeps the later entry. */
+function lastPerKey<T>(rows: T[], key: (row: T) => string): T[] {
+  return [...new Map(rows.map((r) => [key(r), r])).values()];
+}
+
+export class SubRecordStore {
+  constructor(private readonly db: Database) {}
+
+  async upsertPackages(rows: PackageRow[], source: string, observedAt: Date): Promise<void> {
+    for (const chunk of chunks(lastPerKey(rows, (r) => `${r.assetId}\u0000${r.packageName}`))) {
+      await this.db('software_packages')
+        .insert(chunk.map((r) => ({
+          asset_id: r.assetId, package_name: r.packageName, version: r.version ?? null, publisher: r.publisher ?? null,
+          install_date: r.installDate ?? null, package_manager: r.packageManager ?? null, source, first_seen_at: observedAt, last_seen_at: observedAt,
+        })))
+        .onConflict(['asset_id', 'package_name'])
+        .merge(['version', 'publisher', 'install_date', 'package_manager', 'source', 'last_seen_at']);
+    }
+  }
+
+  async upsertServices(rows: ServiceRow[], observedAt: Date): Promise<void> {
+    for (const chunk of chunks(lastPerKey(rows, (r) => `${r.assetId}\u0000${r.serviceName}`))) {
+      await this.db('discovered_services')
+        .insert(chunk.map((r) => ({
+          asset_id: r.assetId, service_name: r.serviceName, display_name: r.displayName ?? null, state: r.state ?? null, start_mode: r.startMode ?? null,
+          listen_ports: JSON.stringify(r.listenPorts ?? []), source_connector: r.sourceConnector ?? null, first_seen_at: observedAt, last_seen_at: observedAt,
+        })))
+        .onConflict(['asset_id', 'service_name'])
+        .merge(['display_name', 'state', 'start_mode', 'listen_ports', 'source_connector', 'last_seen_at']);
+    }
+  }
+
+  /** The processes of each asset become exactly `rows`, in one transaction: never a half-replaced set. */
+  async replaceProcesses(assetIds: string[], rows: ProcessRow[], observedAt: Date): Promise<void> {
+    if (assetIds.length === 0) return;
+    await this.db.transaction(async (trx) => {
+      for (const ids of chunks(assetIds)) await trx('running_processes').whereIn('asset_id', ids).delete();
+      for (const chunk of chunks(rows)) {
+        await trx('running_processes').insert(chunk.map((r) => ({
+          asset_id: r.assetId, pid: r.pid, ppid: r.ppid ?? null, process_name: r.processName, command_line: r.commandLine?.slice(0, COMMAND_LINE_MAX) ?? null,
+          username: r.username ?? null, state: r.state ?? null, memory_kb: r.memoryKb ?? null, cpu_percent: r.cpuPercent ?? null,
+          source_connector: r.sourceConnector ?? null, software_asset_id: r.softwareAssetId ?? null, observed_at: observedAt,
+        })));
+      }
+    });
+  }
+
+  async upsertInterfaces(rows: InterfaceRow[], observedAt: Date): Promise<void> {
+    for (const chunk of chunks(lastPerKey(rows, (r) => `${r.assetId}\u0000${r.name}`))) {
+      await this.db('network_interfaces')
+        .insert(chunk.map((r) => ({
+          asset_id: r.assetId, name: r.name, if_index: r.ifIndex ?? null, mac_address: r.macAddress ?? null, ip_addresses: r.ipAddresses ?? [],
+          speed_mbps: r.speedMbps ?? null, oper_status: r.operStatus ?? null, mtu: r.mtu ?? null, description: r.description ?? null,
+          first_seen_at: observedAt, last_seen_at: observedAt,
+        })))
+        .onConflict(['asset_id', 'name'])
+        .merge(['if_index', 'mac_address', 'ip_addresses', 'speed_mbps', 'oper_status', 'mtu', 'description', 'last_seen_at']);
+    }
+  }
+
+  /** The ids of interfaces by (asset, name); an interface a neighbour or FDB row proves is created if unknown. */
+  async interfaceIds(ports: { assetId: string; name: string }[], observedAt: Date): Promise<Map<string, string>> {
+    const unique = lastPerKey(ports, (p) => `${p.assetId}\u0000${p.name}`);
+    const ids = new Map<string, string>();
+    for (const chunk of chunks(unique)) {
+      await this.db('network_interfaces')
+        .insert(chunk.map((p) => ({ asset_id: p.assetId, name: p.name, first_seen_at: observedAt, last_seen_at: observedAt })))
+        .onConflict(['asset_id', 'name'])
+        .ignore();
+      const found = await this.db('network_interfaces').select('id', 'asset_id', 'name').whereIn(['asset_id', 'name'], chunk.map((p) => [p.assetId, p.name]));
+      for (const row of found) ids.set(`${row.asset_id}\u0000${row.name}`, row.id);
+    }
+    return ids;
+  }
+
+  async interfacesByMac(macs: string[], trx: Knex | Database = this.db): Promise<{ id: string; assetId: string; macAddress: string }[]> {
+    const out: { id: string; assetId: string; macAddress: string }[] = [];
+    for (const chunk of chunks([...new Set(macs)])) {
+      out.push(...(await trx('network_interfaces').select('id', 'asset_id as assetId', 'mac_address as macAddress').whereIn('mac_address', chunk)));
+    }
+    return out;
+  }
+
+  /** MACs known to belong to network devices: by their identity, or as MACs of their interfaces. */
+  async networkDeviceMacs(macs: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const chunk of chunks([...new Set(macs)])) {
+      const rows = await this.db
+        .select('value as mac')
+        .from('asset_identifiers')
+        .where({ rule: 'MAC_ADDRESS', asset_category: 'NETWORK_DEVICE' })
+        .whereIn('value', chunk)
+        .union((u) =>
+          u
+            .select('ni.mac_address as mac')
+            .from('network_interfaces as ni')
+            .whereIn('ni.mac_address', chunk)
+            .whereExists((e) => e.select(this.db.raw('1')).from('asset_identifiers as ai').whereRaw('ai.asset_id = ni.asset_id').where('ai.asset_category', 'NETWORK_DEVICE')),
+        );
+      for (const r of rows) found.add(r.mac);
+    }
+    return found;
+  }
+
+  async upsertConnections(rows: ConnectionRow[], observedAt: Date): Promise<void> {
+    const unique = lastPerKey(rows, (r) => `${r.sourceInterfaceId}\u0000${r.targetInterfaceId}\u0000${r.discoveredVia}`);
+    for (const chunk of chunks(unique)) {
+      await this.db('interface_connections')
+        .insert(chunk.map((r) => ({
+          source_interface_id: r.sourceInterfaceId, target_interface_id: r.targetInterfaceId, discovered_via: r.discoveredVia,
+          confidence: r.confidence, first_seen_at: observedAt, last_seen_at: observedAt,
+        })))
+        .onConflict(['source_interface_id', 'target_interface_id', 'discovered_via'])
+        .merge(['confidence', 'last_seen_at']);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import { fdbLinks } from '../../src/features/subrecords/interface-connections.js';
+import type { ApiClient } from '../support/api-client.js';
+import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+
+const HOSTS = [
+  { key: 'web', assetType: 'VM', hostname: 'web-01', serialNumber: 'VMW-WEB-01' },
+  { key: 'db', assetType: 'VM', hostname: 'db-01', serialNumber: 'VMW-DB-01' },
+  { key: 'esx', assetType: 'HYPERVISOR', hostname: 'esx-01', serialNumber: 'ESX-SUB-01' },
+  { key: 'sw1', assetType: 'NETWORK_DEVICE', hostname: 'sw-01', serialNumber: 'SW-SUB-01' },
+  { key: 'sw2', assetType: 'NETWORK_DEVICE', hostname: 'sw-02', serialNumber: 'SW-SUB-02' },
+  { key: 'pg', assetType: 'SOFTWARE', displayName: 'PostgreSQL' },
+];
+
+describe('sub-records', () => {
+  let service: TestService;
+  let key: ApiClient;
+  beforeAll(async () => {
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD, fdbMaxMacsPerAccessPort: 3 });
+    key = (await createPrincipals(service.url)).integrationKey;
+  });
+  afterAll(() => service.stop());
+  const db = () => service.running.container.db;
+  const load = async (bundle: object, observedAt: string) => {
+    const res = await key.post('/api/v1/import', { source: 'ssh', observedAt, assets: HOSTS, relationships: [{ type: 'RUNS_ON', source: 'pg', target: 'db' }], ...bundle });
+    if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
+    return res.body.data;
+  };
+
+  it('upserts a package by asset and name: an upgrade keeps its id and first_seen_at', async () => {
+    await load({ software: [{ asset: 'web', packageName: 'openssl', version: '3.0.11', packageManager: 'dpkg', publisher: 'Debian' }] }, '2026-11-01T10:00:00Z');
+    const [before] = await db()('software_packages').where({ package_name: 'openssl' });
+    const result = await load({ software: [{ asset: 'web', packageName: 'openssl', version: '3.0.15', packageManager: 'dpkg' }] }, '2026-11-20T10:00:00Z');
+    expect(result.subRecords.packages).toBe(1);
+    const rows = await db()('software_packages').where({ package_name: 'openssl' });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: before.id, version: '3.0.15', source: 'ssh' });
+    expect(rows[0].first_seen_at.toISOString()).toBe('2026-11-01T10:00:00.000Z');
+    expect(rows[0].last_seen_at.toISOString()).toBe('2026-11-20T10:00:00.000Z');
+  });
+
+  it('upserts a service by asset and name with its listen ports, first_seen_at kept', async () => {
+    await load({ services: [{ asset: 'db', serviceName: 'postgresql', state: 'running', listenPorts: [{ protocol: 'tcp', port: 5432 }] }] }, '2026-11-02T00:00:00Z');
+    await load({ services: [{ asset: 'db', serviceName: 'postgresql', state: 'stopped', listenPorts: [] }] }, '2026-11-03T00:00:00Z');
+    const rows = await db()('discovered_services').where({ service_name: 'postgresql' });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ state: 'stopped', listen_ports: [], source_connector: 'IMPORT' });
+    expect(rows[0].first_seen_at.toISOString()).toBe('2026-11-02T00:00:00.000Z');
+  });
+
+  it('replaces the processes of an observed asset wholesale, leaves other assets alone, and links a process to its software', async () => {
+    await load({ processes: [
+      { asset: 'db', pid: 1, processName: 'systemd' },
+      { asset: 'db', pid: 812, processName: 'postgres', commandLine: `postgres -D /var/lib/postgresql ${'x'.repeat(5000)}`, software: 'pg', username: 'postgres', memoryKb: 120000, cpuPercent: 1.5 },
+      { asset: 'web', pid: 1, processName: 'systemd' },
+    ] }, '2026-11-04T00:00:00Z');
+    await load({ processes: [{ asset: 'db', pid: 1, processName: 'systemd' }, { asset: 'db', pid: 930, processName: 'postgres' }] }, '2026-11-05T00:00:00Z');
+    const rows = await db()('running_processes').orderBy(['asset_id', 'pid']);
+    const dbRows = rows.filter((r) => r.pid !== 1 || r.observed_at.toISOString().startsWith('2026-11-05'));
+    expect(rows).toHaveLength(3);
+    expect(dbRows.map((r) => r.pid).sort()).toEqual([1, 930]);
+    const web = rows.find((r) => r.observed_at.toISOString().startsWith('2026-11-04'));
+    expect(web?.process_name).toBe('systemd');
+    // The earlier rescan kept the link to the software and the truncated command line.
+    await load({ processes: [{ asset: 'db', pid: 812, processName: 'postgres', commandLine: 'y'.repeat(5000), software: 'pg' }] }, '2026-11-06T00:00:00Z');
+    const [linked] = await db()('running_processes').where({ pid: 812 });
+    expect(linked.command_line).toHaveLength(4096);
+    const pgAsset = (await key.get('/api/v1/assets?type=SOFTWARE&q=postgresql')).body.data[0];
+    expect(linked.software_asset_id).toBe(pgAsset.id);
+  });
+
+  it('links two ports that LLDP reports, once per cable even when both ends report it', async () => {
+    const result = await load({
+      interfaces: [{ asset: 'sw1', name: 'Gi1/0/48', ifIndex: 48 }, { asset: 'sw2', name: 'Te1/1/1', ifIndex: 101 }],
+      neighbors: [
+        { asset: 'sw1', localPort: 'Gi1/0/48', remotePort: 'Te1/1/1', remoteAsset: 'sw2' },
+        { asset: 'sw2', localPort: 'Te1/1/1', remotePort: 'Gi1/0/48', remoteSystemName: 'sw-01' },
+        { asset: 'sw2', localPort: 'Gi1/0/1', remotePort: 'eth9', remoteSystemName: 'nobody-we-know' },
+      ],
+    }, '2026-11-07T00:00:00Z');
+    expect(result.subRecords.unresolvedNeighbors).toBe(1);
+    const rows = await db()('interface_connections as c')
+      .join('network_interfaces as s', 's.id', 'c.source_interface_id')
+      .join('network_interfaces as t', 't.id', 'c.target_interface_id')
+      .where('c.discovered_via', 'LLDP')
+      .select('s.name as source', 't.name as target', 'c.confidence');
+    expect(rows).toHaveLength(1);
+    expect([rows[0].source, rows[0].target].sort()).toEqual(['Gi1/0/48', 'Te1/1/1']);
+    expect(Number(rows[0].confidence)).toBe(1);
+  });
+
+  it('links a switch access port to the host NIC whose MAC it learnt (0.90), but not through an uplink or trunk', async () => {
+    await load({
+      interfaces: [
+        { asset: 'web', name: 'eth0', macAddress: '52:54:00:00:00:01' },
+        { asset: 'db', name: 'eth0', macAddress: '52:54:00:00:00:02' },
+        { asset: 'esx', name: 'vmnic0', macAddress: '52:54:00:00:00:03' },
+        { asset: 'sw2', name: 'Te1/1/1', macAddress: '00:1b:54:00:00:02' },
+      ],
+      fdb: [
+        { asset: 'sw1', port: 'Gi1/0/1', macAddress: '52:54:00:00:00:01' },
+        // A trunk: it has learnt more MACs than an access port may.
+        ...['02', '03', '10', '11'].map((n) => ({ asset: 'sw1', port: 'Gi1/0/47', macAddress: `52:54:00:00:00:${n}` })),
+        // An uplink: it has learnt the other switch's MAC.
+        { asset: 'sw1', port: 'Gi1/0/48', macAddress: '00:1b:54:00:00:02' },
+        { asset: 'sw1', port: 'Gi1/0/48', macAddress: '52:54:00:00:00:02' },
+      ],
+    }, '2026-11-08T00:00:00Z');
+    const rows = await db()('interface_connections as c')
+      .join('network_interfaces as s', 's.id', 'c.source_interface_id')
+      .join('network_interfaces as t', 't.id', 'c.target_interface_id')
+      .where('c.discovered_via', 'FDB')
+      .select('s.name as port', 't.name as nic', 't.mac_address as mac', 'c.confidence');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ port: 'Gi1/0/1', nic: 'eth0', mac: '52:54:00:00:00:01' });
+    expect(Number(rows[0].confidence)).toBe(0.9);
+  });
+
+  it('refuses sub-records that name an asset the bundle does not have', async () => {
+    const res = await key.post('/api/v1/import', {
+      source: 's', assets: [{ key: 'a', assetType: 'SERVER', hostname: 'a' }],
+      software: [{ asset: 'ghost', packageName: 'x' }],
+      processes: [{ asset: 'a', pid: 1, processName: 'init', software: 'a' }],
+      neighbors: [{ asset: 'a', localPort: 'eth0', remotePort: 'p1', remoteAsset: 'ghost' }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.neighbors.0.remoteAsset', 'body.processes.0.software', 'body.software.0.asset']);
+  });
+});
+
+describe('FDB derivation', () => {
+  const nic = (id: string, assetId: string, mac: string) => ({ id, assetId, macAddress: mac });
+  it('keeps access ports, drops ports over the MAC limit and ports that saw a switch MAC', () => {
+    const byMac = new Map([
+      ['aa', [nic('n1', 'h1', 'aa')]],
+      ['bb', [nic('n2', 'h2', 'bb')]],
+      ['cc', [nic('n3', 'h3', 'cc')]],
+    ]);
+    const links = fdbLinks(
+      [
+        { switchAssetId: 's', port: 'p1', macAddress: 'aa' },
+        { switchAssetId: 's', port: 'p2', macAddress: 'bb' },
+        { switchAssetId: 's', port: 'p2', macAddress: 'cc' },
+        { switchAssetId: 's', port: 'p3', macAddress: 'cc' },
+        { switchAssetId: 's', port: 'p3', macAddress: 'sw' },
+      ],
+      byMac,
+      new Set(['sw']),
+      1,
+    );
+    expect(links).toEqual([{ switchAssetId: 's', port: 'p1', hostInterfaceId: 'n1' }]);
+  });
+});
