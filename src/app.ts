@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { Container } from './container.js';
 import { assetRouter } from './features/assets/asset-router.js';
 import { importRouter } from './features/import/import-router.js';
+import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
 import { relationshipRouter } from './features/relationships/relationship-router.js';
 import { schemaRouter } from './features/schema/schema-router.js';
 import { topologyRouter } from './features/topology/topology-router.js';
@@ -57,6 +58,7 @@ export function buildApp(container: Container): Express {
   base.use(topologyRouter(container.topology));
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));
+  base.use(maintenanceRouter(container.maintenance, container.audit));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);

@@ -11,6 +11,9 @@ import { LoadGraphRepository } from './features/import/load-graph-repository.js'
 import { RelationshipGraphRepository } from './features/relationships/relationship-graph-repository.js';
 import { SubRecordLoader } from './features/subrecords/sub-record-loader.js';
 import { SubRecordStore } from './features/subrecords/sub-record-store.js';
+import { AgingSweep } from './features/maintenance/aging-sweep.js';
+import { MaintenanceJobs } from './features/maintenance/maintenance-jobs.js';
+import { RetentionSweep } from './features/maintenance/retention-sweep.js';
 import { SchemaService } from './features/schema/schema-service.js';
 import { TopologyService } from './features/topology/topology-service.js';
 import { ApiTokenService } from './features/auth/api-token-service.js';
@@ -87,6 +90,7 @@ export interface Container extends AccessServices {
   topology: TopologyService;
   schema: SchemaService;
   importer: ImportService;
+  maintenance: MaintenanceJobs;
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -120,6 +124,11 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     topology: new TopologyService(graph, assetGraph),
     schema: new SchemaService(assetGraph),
     importer: new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit),
+    maintenance: new MaintenanceJobs(
+      new RetentionSweep(db, graph, config.retentionSubAssetDays),
+      new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),
+      logger,
+    ),
     config,
     logger,
     db,

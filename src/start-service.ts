@@ -125,6 +125,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
   };
   try {
     await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
+    container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
 

@@ -12,6 +12,13 @@ export type ProcessRole = (typeof PROCESS_ROLES)[number];
 const CRON_FIELD = /^[\d*/,\-?LW#A-Za-z]+$/;
 const MEMORY_SIZE = /^\d+[kmg]$/i;
 
+const cronExpression = z
+  .string()
+  .trim()
+  .refine((v) => {
+    const fields = v.split(/\s+/);
+    return (fields.length === 5 || fields.length === 6) && fields.every((f) => CRON_FIELD.test(f));
+  }, 'must be a cron expression of 5 or 6 fields');
 const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const port = int(0, 65535);
@@ -184,6 +191,18 @@ export const SETTINGS = {
     'Jobs one worker process runs at the same time.',
     { default: 4 },
   ),
+  agingStaleAfterDays: setting('service.aging.stale-after-days', int(1, 3650), 'An ACTIVE asset not observed for this many days becomes STALE.', {
+    default: 7,
+  }),
+  agingInactiveAfterDays: setting('service.aging.inactive-after-days', int(1, 3650), 'A STALE asset not observed for this many days becomes INACTIVE.', {
+    default: 30,
+  }),
+  agingCron: setting(
+    'service.aging.cron',
+    cronExpression,
+    'When the daily aging sweeper runs (UTC).',
+    { default: '0 45 2 * * *' },
+  ),
   fdbMaxMacsPerAccessPort: setting(
     'service.topology.fdb-max-macs-per-access-port',
     int(1, 4096),
@@ -201,13 +220,7 @@ export const SETTINGS = {
   ),
   retentionCron: setting(
     'service.retention.cron',
-    z
-      .string()
-      .trim()
-      .refine((v) => {
-        const fields = v.split(/\s+/);
-        return (fields.length === 5 || fields.length === 6) && fields.every((f) => CRON_FIELD.test(f));
-      }, 'must be a cron expression of 5 or 6 fields'),
+    cronExpression,
     'When the retention sweep runs (UTC, seconds first when 6 fields).',
     { default: '0 15 2 * * *' },
   ),

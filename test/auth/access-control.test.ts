@@ -48,6 +48,7 @@ const RULES: Record<string, Rule> = {
   listAssetTypes: 'SIGNED_IN',
   getAssetType: 'SIGNED_IN',
   importBundle: DISCOVERY,
+  runJob: ADMIN,
 };
 
 // What each caller holds (effective roles: ADMINISTRATOR includes DISCOVERY_ADMIN).
