@@ -2,6 +2,7 @@
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
 import { assetRouter } from './features/assets/asset-router.js';
+import { exportRouter } from './features/exports/export-router.js';
 import { importRouter } from './features/import/import-router.js';
 import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
 import { relationshipRouter } from './features/relationships/relationship-router.js';
@@ -59,6 +60,7 @@ export function buildApp(container: Container): Express {
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));
   base.use(maintenanceRouter(container.maintenance, container.audit));
+  base.use(exportRouter(container.exports));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);

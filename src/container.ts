@@ -6,6 +6,8 @@ import { AssetGraphRepository } from './features/assets/asset-graph-repository.j
 import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { AssetService } from './features/assets/asset-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
+import { ExportService } from './features/exports/export-service.js';
+import { SubRecordExportStore } from './features/exports/sub-record-export-store.js';
 import { ImportService } from './features/import/import-service.js';
 import { LoadGraphRepository } from './features/import/load-graph-repository.js';
 import { RelationshipGraphRepository } from './features/relationships/relationship-graph-repository.js';
@@ -91,6 +93,7 @@ export interface Container extends AccessServices {
   schema: SchemaService;
   importer: ImportService;
   maintenance: MaintenanceJobs;
+  exports: ExportService;
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -124,6 +127,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     topology: new TopologyService(graph, assetGraph),
     schema: new SchemaService(assetGraph),
     importer: new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit),
+    exports: new ExportService(assetGraph, new SubRecordExportStore(db)),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),

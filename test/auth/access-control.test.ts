@@ -49,6 +49,9 @@ const RULES: Record<string, Rule> = {
   getAssetType: 'SIGNED_IN',
   importBundle: DISCOVERY,
   runJob: ADMIN,
+  ...Object.fromEntries(
+    ['Assets', 'Software', 'Processes', 'Services'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
+  ),
 };
 
 // What each caller holds (effective roles: ADMINISTRATOR includes DISCOVERY_ADMIN).

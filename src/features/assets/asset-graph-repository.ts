@@ -50,7 +50,7 @@ export class AssetGraphRepository {
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require(
       'assets/find-assets', 'assets/count-assets', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
-      'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys',
+      'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/find-assets-after',
     );
   }
 
@@ -59,6 +59,21 @@ export class AssetGraphRepository {
     const order = `a.${sort.field} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
     const rows = await this.graph.read<{ asset: AssetNode }>('assets/find-assets', { ...params, skip: int(skip), limit: int(limit) }, { filters, order });
     return rows.map((r) => r.asset);
+  }
+
+  /** Every asset that passes the filter, in (displayName, id) order, `batch` at a time. */
+  async *inNameOrder(filter: AssetFilter, batch: number): AsyncGenerator<AssetNode[]> {
+    const { filters, params } = whereOf(filter);
+    let after = { afterName: '', afterId: '' };
+    for (;;) {
+      const rows = await this.graph.read<{ asset: AssetNode }>('assets/find-assets-after', { ...params, ...after, limit: int(batch) }, { filters });
+      if (rows.length === 0) return;
+      const nodes = rows.map((r) => r.asset);
+      yield nodes;
+      const last = nodes.at(-1) as AssetNode;
+      after = { afterName: last.displayName, afterId: last.id };
+      if (rows.length < batch) return;
+    }
   }
 
   async count(filter: AssetFilter): Promise<number> {
