@@ -4,6 +4,7 @@ import type { Driver } from 'neo4j-driver';
 import pg from 'pg';
 import { AssetGraphRepository } from './features/assets/asset-graph-repository.js';
 import { AssetReadModel } from './features/assets/asset-read-model.js';
+import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
 import { ExportService } from './features/exports/export-service.js';
@@ -117,7 +118,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   });
   const access = createAccessServices(db, config, logger);
   const assetGraph = new AssetGraphRepository(graph);
-  const assetReadModel = new AssetReadModel(assetGraph);
+  const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
   const identities = new IdentityStore(db);
   return {
     ...access,

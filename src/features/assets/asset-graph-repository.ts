@@ -50,7 +50,7 @@ export class AssetGraphRepository {
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require(
       'assets/find-assets', 'assets/count-assets', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
-      'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/find-assets-after',
+      'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/find-assets-after', 'assets/find-asset-ids',
     );
   }
 
@@ -74,6 +74,11 @@ export class AssetGraphRepository {
       after = { afterName: last.displayName, afterId: last.id };
       if (rows.length < batch) return;
     }
+  }
+
+  async ids(filter: AssetFilter): Promise<string[]> {
+    const { filters, params } = whereOf(filter);
+    return (await this.graph.read<{ id: string }>('assets/find-asset-ids', params, { filters })).map((r) => r.id);
   }
 
   async count(filter: AssetFilter): Promise<number> {

@@ -1,8 +1,11 @@
 // Asset rows as the API shows them (spec 2.2): node properties with labels and the derived
 // parent block (2.4), resolved for a whole page with two queries (edges, then parent assets).
+// Sub-record rows appear as synthesized assets (2.11) when the type filter asks for them: the
+// listing pages over graph rows first, then each synthesized type in order (DESIGN.md 5).
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import type { AssetFilter, AssetGraphRepository, AssetNode, AssetSortField } from './asset-graph-repository.js';
-import { CATEGORIES, categoryOf, isVirtual, typeLabel, type AssetType } from './asset-taxonomy.js';
+import { CATEGORIES, categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from './asset-taxonomy.js';
+import type { SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 
 export interface ParentReference {
   id: string;
@@ -13,6 +16,24 @@ export interface ParentReference {
 }
 
 export type AssetRow = Record<string, unknown> & { id: string; parent?: ParentReference };
+
+export interface ConnectedTo {
+  assetId: string;
+  assetDisplayName: string | null;
+  interfaceId: string;
+  port: string;
+  discoveredVia: string;
+  confidence: number;
+}
+
+const SYNTHESIZED = new Set<string>(SYNTHESIZED_TYPES);
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** The type-specific fields of a sub-record (customAttributes, snake_case as in spec 2.11). */
+function customAttributesOf(row: SynthesizedRow): Record<string, unknown> {
+  const { id: _id, assetId: _a, name: _n, firstSeenAt: _f, lastSeenAt: _l, ...rest } = row;
+  return rest;
+}
 
 const TIMESTAMPS = ['lastScanAt', 'staleSince', 'firstSeenAt', 'lastSeenAt', 'decommissionedAt'] as const;
 
@@ -52,7 +73,58 @@ export function toAssetRow(node: AssetNode): AssetRow {
 }
 
 export class AssetReadModel {
-  constructor(private readonly assets: AssetGraphRepository) {}
+  constructor(
+    private readonly assets: AssetGraphRepository,
+    private readonly synthesized: SynthesizedAssetStore,
+  ) {}
+
+  /** Synthesized rows with their host as parent and, for interfaces, what they are connected to. */
+  private async synthesizedRows(type: SynthesizedType, rows: SynthesizedRow[]): Promise<AssetRow[]> {
+    const connections = type === 'INTERFACE' ? await this.synthesized.connections(rows.map((r) => r.id)) : [];
+    const hostIds = [...new Set([...rows.map((r) => r.assetId), ...connections.map((c) => c.otherAssetId)])];
+    const hosts = new Map((await this.assets.summaries(hostIds)).map((h) => [h.id, h]));
+    const category = categoryOf(type);
+    const via = parentRule(type)?.via[0] as string;
+    return rows.map((row) => {
+      const custom = customAttributesOf(row);
+      const host = hosts.get(row.assetId);
+      const out: AssetRow = {
+        id: row.id,
+        displayName: row.name,
+        assetType: type,
+        assetCategory: category,
+        assetCategoryLabel: CATEGORIES[category].label,
+        assetSubtype: type,
+        assetSubtypeLabel: typeLabel(type),
+        virtual: null,
+        status: 'ACTIVE',
+        vendor: type === 'SOFTWARE_PACKAGE' ? (row.publisher ?? null) : null,
+        model: type === 'SOFTWARE_PACKAGE' ? (row.version ?? null) : null,
+        customAttributes: JSON.stringify(custom),
+        consecutiveScanFailures: 0,
+        lastScanOutcome: null,
+        lastScanAt: null,
+        macAddresses: type === 'INTERFACE' && row.mac_address ? [row.mac_address] : [],
+        ipAddresses: type === 'INTERFACE' ? ((row.ip_addresses as string[] | null) ?? []) : [],
+        firstSeenAt: iso(row.firstSeenAt),
+        lastSeenAt: iso(row.lastSeenAt),
+      };
+      if (type === 'INTERFACE') {
+        out.connectedTo = connections
+          .filter((c) => c.interfaceId === row.id)
+          .map((c): ConnectedTo => ({
+            assetId: c.otherAssetId,
+            assetDisplayName: hosts.get(c.otherAssetId)?.displayName ?? null,
+            interfaceId: c.otherInterfaceId,
+            port: c.otherPort,
+            discoveredVia: c.discoveredVia,
+            confidence: c.confidence,
+          }));
+      }
+      if (host) out.parent = { id: host.id, displayName: host.displayName, assetType: host.assetType, assetCategory: host.assetCategory, via };
+      return out;
+    });
+  }
 
   /** Adds the parent block to rows that have a parent (omitted entirely otherwise). */
   async withParents(nodes: AssetNode[]): Promise<AssetRow[]> {
@@ -70,12 +142,58 @@ export class AssetReadModel {
   }
 
   async page(filter: AssetFilter, sort: { field: AssetSortField; direction: 'asc' | 'desc' }, page: number, size: number): Promise<{ rows: AssetRow[]; total: number }> {
-    const [nodes, total] = await Promise.all([this.assets.find(filter, sort, page * size, size), this.assets.count(filter)]);
-    return { rows: await this.withParents(nodes), total };
+    const requested = filter.types;
+    const graphTypes = requested?.filter((t) => !SYNTHESIZED.has(t));
+    const synthTypes = SYNTHESIZED_TYPES.filter(
+      (t) =>
+        requested?.includes(t) &&
+        (!filter.categories?.length || filter.categories.includes(categoryOf(t))) &&
+        (!filter.statuses?.length || filter.statuses.includes('ACTIVE')),
+    );
+    const parts: { count: () => Promise<number>; rows: (offset: number, limit: number) => Promise<AssetRow[]> }[] = [];
+    if (!requested || graphTypes?.length) {
+      const graphFilter = { ...filter, types: graphTypes };
+      parts.push({
+        count: () => this.assets.count(graphFilter),
+        rows: async (offset, limit) => this.withParents(await this.assets.find(graphFilter, sort, offset, limit)),
+      });
+    }
+    if (synthTypes.length) {
+      const synthFilter = await this.synthesizedFilter(filter);
+      for (const type of synthTypes) {
+        parts.push({
+          count: () => this.synthesized.count(type, synthFilter),
+          rows: async (offset, limit) => this.synthesizedRows(type, await this.synthesized.page(type, synthFilter, sort, offset, limit)),
+        });
+      }
+    }
+    // One total over the concatenation of the parts, and the page's window cut across them.
+    const counts = await Promise.all(parts.map((p) => p.count()));
+    const rows: AssetRow[] = [];
+    let offset = page * size;
+    for (const [i, part] of parts.entries()) {
+      const count = counts[i] as number;
+      if (rows.length < size && offset < count) rows.push(...(await part.rows(offset, Math.min(size - rows.length, count - offset))));
+      offset = Math.max(0, offset - count);
+    }
+    return { rows, total: counts.reduce((a, b) => a + b, 0) };
+  }
+
+  /** q also matches rows of hosts whose name matches; site and environment select hosts. */
+  private async synthesizedFilter(filter: AssetFilter): Promise<SynthesizedFilter> {
+    const q = filter.q?.toLowerCase();
+    const byPlace = filter.sites?.length || filter.environments?.length;
+    return {
+      q,
+      hostsMatchingQ: q ? await this.assets.ids({ q }) : undefined,
+      hostIds: byPlace ? await this.assets.ids({ sites: filter.sites, environments: filter.environments }) : undefined,
+    };
   }
 
   async get(id: string): Promise<AssetRow | undefined> {
     const node = await this.assets.get(id);
-    return node ? (await this.withParents([node]))[0] : undefined;
+    if (node) return (await this.withParents([node]))[0];
+    const found = await this.synthesized.find(id);
+    return found ? (await this.synthesizedRows(found.type, [found.row]))[0] : undefined;
   }
 }
