@@ -78,6 +78,8 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
 
 export interface Container extends AccessServices {
   config: AppConfig;
+  /** Where the stores are (the local ones included). */
+  addresses: StoreAddresses;
   logger: Logger;
   db: Database;
   /** Connections of the browser-session store. */
@@ -135,6 +137,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
       logger,
     ),
     config,
+    addresses: stores,
     logger,
     db,
     sessionPool,

@@ -89,6 +89,17 @@ describe('browser sessions', () => {
     expect(JSON.stringify(audit.body)).not.toContain('wrong-password-1');
   });
 
+  it('pauses sign-in from an address that fails for many user names (four times the per-user limit)', async () => {
+    // The per-user limit is 3 here: 12 failures spread over user names that never reach it.
+    await service.running.container.db('login_throttle').delete();
+    for (let i = 0; i < 12; i++) expect((await login(`spray-${i % 6}`, 'guess')).status).toBe(401);
+    const paused = await login('alice', USER_PASSWORD);
+    expect(paused.status).toBe(429);
+    expect(paused.body.detail).toMatch(/Too many failed sign-in attempts/);
+    await service.running.container.db('login_throttle').where('key', 'like', 'ip:%').delete();
+    expect((await login('alice', USER_PASSWORD)).status).toBe(200);
+  });
+
   it('stops the sessions and tokens of a disabled user at once, and restores them when enabled again', async () => {
     const carolId = await createUser(admin, 'carol', ['API_USER']);
     const carol = await signIn(service.url, 'carol', USER_PASSWORD);

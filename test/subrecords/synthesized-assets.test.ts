@@ -103,3 +103,36 @@ describe('synthesized assets through GET /assets', () => {
     expect((await list('type=SOFTWARE_PACKAGE&site=berlin')).data.map((r: { displayName: string }) => r.displayName)).toEqual(['postgresql-16']);
   });
 });
+
+describe('interface rows', () => {
+  let service: TestService;
+  let api: ApiClient;
+  beforeAll(async () => {
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD });
+    const p = await createPrincipals(service.url);
+    api = p.viewer;
+    await p.integrationKey.post('/api/v1/import', {
+      source: 'ifaces',
+      assets: [
+        { key: 'b', assetType: 'SERVER', displayName: 'bravo', serialNumber: 'IF-B' },
+        { key: 'a', assetType: 'SERVER', displayName: 'alpha', serialNumber: 'IF-A' },
+      ],
+      interfaces: [
+        { asset: 'b', name: 'eth1', ifIndex: 3 },
+        { asset: 'a', name: 'lo', ifIndex: 1 },
+        { asset: 'b', name: 'eth0', ifIndex: 2 },
+        { asset: 'a', name: 'eth9', ifIndex: 9 },
+        { asset: 'a', name: 'bond0', ifIndex: 4 },
+      ],
+    });
+  });
+  afterAll(() => service.stop());
+
+  it('are sorted by host name, then ifIndex (spec 2.12), across pages', async () => {
+    const order = (rows: { displayName: string; parent: { displayName: string } }[]) => rows.map((r) => `${r.parent.displayName}/${r.displayName}`);
+    const all = (await api.get('/api/v1/assets?type=INTERFACE')).body.data;
+    expect(order(all)).toEqual(['alpha/lo', 'alpha/bond0', 'alpha/eth9', 'bravo/eth0', 'bravo/eth1']);
+    expect(order((await api.get('/api/v1/assets?type=INTERFACE&size=2&page=1')).body.data)).toEqual(['alpha/eth9', 'bravo/eth0']);
+    expect(order((await api.get('/api/v1/assets?type=INTERFACE&q=eth')).body.data)).toEqual(['alpha/eth9', 'bravo/eth0', 'bravo/eth1']);
+  });
+});

@@ -161,9 +161,16 @@ export class AssetReadModel {
     if (synthTypes.length) {
       const synthFilter = await this.synthesizedFilter(filter);
       for (const type of synthTypes) {
+        const byHostName = type === 'INTERFACE' && sort.field === 'displayName';
         parts.push({
           count: () => this.synthesized.count(type, synthFilter),
-          rows: async (offset, limit) => this.synthesizedRows(type, await this.synthesized.page(type, synthFilter, sort, offset, limit)),
+          rows: async (offset, limit) =>
+            this.synthesizedRows(
+              type,
+              byHostName
+                ? await this.synthesized.interfacesInHostOrder(synthFilter, await this.hostsByName(synthFilter), sort.direction, offset, limit)
+                : await this.synthesized.page(type, synthFilter, sort, offset, limit),
+            ),
         });
       }
     }
@@ -177,6 +184,12 @@ export class AssetReadModel {
       offset = Math.max(0, offset - count);
     }
     return { rows, total: counts.reduce((a, b) => a + b, 0) };
+  }
+
+  /** The hosts of the interfaces that pass the filter, by host name (then id). */
+  private async hostsByName(filter: SynthesizedFilter): Promise<string[]> {
+    const hosts = await this.assets.summaries(await this.synthesized.interfaceAssetIds(filter));
+    return hosts.sort((a, b) => (a.displayName < b.displayName ? -1 : a.displayName > b.displayName ? 1 : a.id < b.id ? -1 : 1)).map((h) => h.id);
   }
 
   /** q also matches rows of hosts whose name matches; site and environment select hosts. */

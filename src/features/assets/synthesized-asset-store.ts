@@ -68,14 +68,16 @@ export class SynthesizedAssetStore {
 
   private filtered(type: SynthesizedType, filter: SynthesizedFilter): Knex.QueryBuilder {
     const spec = TABLES[type];
+    // Columns are qualified: interfacesInHostOrder joins another relation.
+    const col = (c: string) => `${spec.table}.${c}`;
     return this.db(spec.table).modify((b) => {
-      if (filter.hostIds) b.whereIn('asset_id', filter.hostIds);
+      if (filter.hostIds) b.whereIn(col('asset_id'), filter.hostIds);
       if (filter.q !== undefined) {
         const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         b.where((w) => {
-          w.whereILike(spec.name, like);
-          for (const column of spec.searched) w.orWhereILike(column, like);
-          if (filter.hostsMatchingQ?.length) w.orWhereIn('asset_id', filter.hostsMatchingQ);
+          w.whereILike(col(spec.name), like);
+          for (const column of spec.searched) w.orWhereILike(col(column), like);
+          if (filter.hostsMatchingQ?.length) w.orWhereIn(col('asset_id'), filter.hostsMatchingQ);
         });
       }
     });
@@ -93,6 +95,21 @@ export class SynthesizedAssetStore {
     return this.filtered(type, filter)
       .select(this.columns(spec))
       .orderBy([{ column, order: sort.direction }, { column: spec.name }, { column: 'id' }])
+      .offset(offset)
+      .limit(limit);
+  }
+
+  /** The assets that have interfaces passing the filter. */
+  async interfaceAssetIds(filter: SynthesizedFilter): Promise<string[]> {
+    return this.filtered('INTERFACE', filter).distinct('asset_id').pluck('asset_id');
+  }
+
+  /** Interfaces in the order of their hosts (given, by host name), then ifIndex (spec 2.12). */
+  async interfacesInHostOrder(filter: SynthesizedFilter, hostOrder: string[], direction: 'asc' | 'desc', offset: number, limit: number): Promise<SynthesizedRow[]> {
+    return this.filtered('INTERFACE', filter)
+      .join(this.db.raw('unnest(?::uuid[]) WITH ORDINALITY AS host_order(asset_id, ord)', [hostOrder]), 'host_order.asset_id', 'network_interfaces.asset_id')
+      .select(this.columns(TABLES.INTERFACE).map((c) => (typeof c === 'string' && !c.includes('(') ? `network_interfaces.${c}` : c)))
+      .orderByRaw(`host_order.ord ${direction === 'desc' ? 'DESC' : 'ASC'}, network_interfaces.if_index NULLS LAST, network_interfaces.name, network_interfaces.id`)
       .offset(offset)
       .limit(limit);
   }

@@ -38,8 +38,6 @@ const SELECT = [
   't.created_at as createdAt', 't.expires_at as expiresAt', 't.last_used_at as lastUsedAt', 't.revoked_at as revokedAt',
 ];
 
-// last_used_at is written at most this often per token, not on every request.
-const TOUCH_INTERVAL = "interval '1 minute'";
 
 export class ApiTokenStore {
   constructor(private readonly db: Database) {}
@@ -68,10 +66,7 @@ export class ApiTokenStore {
   }
 
   async touch(id: string): Promise<void> {
-    await this.db('api_tokens')
-      .where({ id })
-      .where((w) => w.whereNull('last_used_at').orWhereRaw(`last_used_at < now() - ${TOUCH_INTERVAL}`))
-      .update({ last_used_at: this.db.fn.now() });
+    await this.db('api_tokens').where({ id }).update({ last_used_at: this.db.fn.now() });
   }
 
   async list(filter: { kind: TokenKind; userId?: string }, page: number, size: number): Promise<{ rows: TokenRecord[]; total: number }> {

@@ -13,6 +13,7 @@ export const LOGIN_FAILED = 'Invalid user name or password.';
 const LOGIN_THROTTLED = 'Too many failed sign-in attempts; try again later.';
 // An address may fail for several users (a shared NAT) before it is paused.
 const ADDRESS_FACTOR = 4;
+const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthSettings {
   tokenPepper: string;
@@ -75,7 +76,8 @@ export class AuthService {
     if (!found) return fail('unknown');
     if (found.revokedAt) return fail('revoked', found.id);
     if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) return fail('expired', found.id);
-    await this.tokens.touch(found.id);
+    // lastUsedAt is kept to the minute: most requests need no write.
+    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) await this.tokens.touch(found.id);
     if (found.kind === 'INTEGRATION_KEY') {
       return { kind: 'INTEGRATION_KEY', id: found.id, name: found.name, method: 'INTEGRATION_KEY', roles: new Set(ROLES), tokenId: found.id };
     }

@@ -1,7 +1,6 @@
 // Writes an export as it is produced: CSV (RFC 4180, with a header row) or one JSON array written
 // record by record. Each batch waits for the client to take the previous one (back-pressure),
 // so a slow reader never makes the service hold the whole result.
-import { once } from 'node:events';
 import type { Response } from 'express';
 import { stringify } from 'csv-stringify/sync';
 
@@ -64,6 +63,16 @@ export class ExportWriter {
 
   private async send(text: string): Promise<void> {
     if (this.res.destroyed) throw new Error('the client went away');
-    if (!this.res.write(text)) await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
+    if (this.res.write(text)) return;
+    // Wait for the client to take what was written, or to go away; then drop both listeners.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
   }
 }
