@@ -2,6 +2,7 @@
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
 import { assetRouter } from './features/assets/asset-router.js';
+import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
 import { importRouter } from './features/import/import-router.js';
 import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
@@ -61,6 +62,7 @@ export function buildApp(container: Container): Express {
   base.use(importRouter(container.importer));
   base.use(maintenanceRouter(container.maintenance, container.audit));
   base.use(exportRouter(container.exports));
+  base.use(targetRouter(container.targets));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);

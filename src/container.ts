@@ -7,6 +7,8 @@ import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
+import { TargetService } from './features/discovery/target-service.js';
+import { TargetStore } from './features/discovery/target-store.js';
 import { ExportService } from './features/exports/export-service.js';
 import { SubRecordExportStore } from './features/exports/sub-record-export-store.js';
 import { ImportService } from './features/import/import-service.js';
@@ -97,6 +99,7 @@ export interface Container extends AccessServices {
   importer: ImportService;
   maintenance: MaintenanceJobs;
   exports: ExportService;
+  targets: TargetService;
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -131,6 +134,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     schema: new SchemaService(assetGraph),
     importer: new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit),
     exports: new ExportService(assetGraph, new SubRecordExportStore(db)),
+    targets: new TargetService(new TargetStore(db), access.audit, config.discoveryMaxAddressesPerTarget),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),

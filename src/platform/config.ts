@@ -12,7 +12,8 @@ export type ProcessRole = (typeof PROCESS_ROLES)[number];
 const CRON_FIELD = /^[\d*/,\-?LW#A-Za-z]+$/;
 const MEMORY_SIZE = /^\d+[kmg]$/i;
 
-const cronExpression = z
+/** A cron expression of 5 fields, or 6 with seconds first. */
+export const cronExpression = z
   .string()
   .trim()
   .refine((v) => {
@@ -202,6 +203,12 @@ export const SETTINGS = {
     cronExpression,
     'When the daily aging sweeper runs (UTC).',
     { default: '0 45 2 * * *' },
+  ),
+  discoveryMaxAddressesPerTarget: setting(
+    'service.discovery.max-addresses-per-target',
+    int(1, 1_048_576),
+    'The most addresses one discovery target may cover (a /20 is 4094).',
+    { default: 4096 },
   ),
   fdbMaxMacsPerAccessPort: setting(
     'service.topology.fdb-max-macs-per-access-port',

@@ -49,6 +49,11 @@ const RULES: Record<string, Rule> = {
   getAssetType: 'SIGNED_IN',
   importBundle: DISCOVERY,
   runJob: ADMIN,
+  listTargets: DISCOVERY,
+  createTarget: DISCOVERY,
+  getTarget: DISCOVERY,
+  updateTarget: DISCOVERY,
+  deleteTarget: DISCOVERY,
   ...Object.fromEntries(
     ['Assets', 'Software', 'Processes', 'Services'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),

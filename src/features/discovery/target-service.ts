@@ -1,0 +1,121 @@
+// Discovery targets: validated as a whole (every bad address, the scope limit, unknown
+// credentials, the schedule), named uniquely, audited.
+import { cronExpression } from '../../platform/config.js';
+import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '../../platform/errors.js';
+import type { Actor, AuditLog } from '../auth/audit-log.js';
+import { parseAddress, type ParsedAddress } from './target-addresses.js';
+import { DISCOVERY_METHODS, type DiscoveryMethod, type TargetRecord, type TargetStore, type TargetValues } from './target-store.js';
+
+export interface TargetInput {
+  name: string;
+  addresses: string[];
+  methods?: DiscoveryMethod[];
+  sshPort?: number;
+  snmpPort?: number;
+  credentialIds?: string[];
+  schedule?: string | null;
+  enabled?: boolean;
+}
+
+export type TargetView = Omit<TargetRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+
+export function toTargetView(record: TargetRecord): TargetView {
+  return { ...record, createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString() };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+export class TargetService {
+  constructor(
+    private readonly store: TargetStore,
+    private readonly audit: AuditLog,
+    private readonly maxAddresses: number,
+  ) {}
+
+  async list(page: number, size: number, enabled?: boolean): Promise<{ rows: TargetView[]; total: number }> {
+    const { rows, total } = await this.store.list(page, size, enabled);
+    return { rows: rows.map(toTargetView), total };
+  }
+
+  async get(id: string): Promise<TargetView> {
+    return toTargetView(await this.require(id));
+  }
+
+  async create(actor: Actor, input: TargetInput): Promise<TargetView> {
+    const values = await this.validate({
+      name: input.name,
+      addresses: input.addresses,
+      methods: input.methods ?? [...DISCOVERY_METHODS],
+      sshPort: input.sshPort ?? 22,
+      snmpPort: input.snmpPort ?? 161,
+      credentialIds: input.credentialIds ?? [],
+      schedule: input.schedule ?? null,
+      enabled: input.enabled ?? true,
+    });
+    const record = await this.unique(values.name, () => this.store.insert(values));
+    await this.audit.record(actor, { action: 'target.create', targetKind: 'DISCOVERY_TARGET', targetId: record.id, details: { name: record.name, addresses: record.addresses, methods: record.methods } });
+    return toTargetView(record);
+  }
+
+  /** Fields left out keep their value. */
+  async update(actor: Actor, id: string, input: Partial<TargetInput>): Promise<TargetView> {
+    const current = await this.require(id);
+    const values = await this.validate({
+      name: input.name ?? current.name,
+      addresses: input.addresses ?? current.addresses,
+      methods: input.methods ?? current.methods,
+      sshPort: input.sshPort ?? current.sshPort,
+      snmpPort: input.snmpPort ?? current.snmpPort,
+      credentialIds: input.credentialIds ?? current.credentialIds,
+      schedule: input.schedule !== undefined ? input.schedule : current.schedule,
+      enabled: input.enabled ?? current.enabled,
+    });
+    const record = (await this.unique(values.name, () => this.store.update(id, values))) as TargetRecord;
+    const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
+    await this.audit.record(actor, { action: 'target.update', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: record.name, changed } });
+    return toTargetView(record);
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    const current = await this.require(id);
+    await this.store.delete(id);
+    await this.audit.record(actor, { action: 'target.delete', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: current.name } });
+  }
+
+  private async validate(values: Omit<TargetValues, 'addressCount'>): Promise<TargetValues> {
+    const errors: FieldError[] = [];
+    let addressCount = 0;
+    values.addresses.forEach((text, i) => {
+      const parsed = parseAddress(text);
+      if (typeof parsed === 'string') errors.push({ path: `body.addresses.${i}`, message: parsed });
+      else addressCount += (parsed as ParsedAddress).count;
+    });
+    if (addressCount > this.maxAddresses) {
+      errors.push({ path: 'body.addresses', message: `covers ${addressCount} addresses; the limit is ${this.maxAddresses} (service.discovery.max-addresses-per-target)` });
+    }
+    const known = await this.store.existingCredentials(values.credentialIds);
+    values.credentialIds.forEach((id, i) => {
+      if (!known.has(id)) errors.push({ path: `body.credentialIds.${i}`, message: `no credential with id ${id}` });
+    });
+    if (values.schedule !== null && !cronExpression.safeParse(values.schedule).success) {
+      errors.push({ path: 'body.schedule', message: 'must be a cron expression of 5 or 6 fields' });
+    }
+    if (errors.length) throw new BadRequestError('The target is not valid.', errors);
+    return { ...values, methods: [...new Set(values.methods)], addressCount };
+  }
+
+  private async require(id: string): Promise<TargetRecord> {
+    const record = await this.store.find(id);
+    if (!record) throw new NotFoundError(`No discovery target with id ${id}.`);
+    return record;
+  }
+
+  private async unique<T>(name: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConflictError(`A discovery target named "${name}" already exists.`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { Database } from '../../platform/postgres/postgres-client.js';
+
+export const DISCOVERY_METHODS = ['SWEEP', 'SSH', 'SNMP'] as const;
+export type DiscoveryMethod = (typeof DISCOVERY_METHODS)[number];
+
+export interface TargetRecord {
+  id: string;
+  name: string;
+  addresses: string[];
+  addressCount: number;
+  methods: DiscoveryMethod[];
+  sshPort: number;
+  snmpPort: number;
+  credentialIds: string[];
+  schedule: string | null;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type TargetValues = Omit<TargetRecord, 'id' | 'createdAt' | 'updatedAt'>;
+
+const COLUMNS: Record<keyof TargetRecord, string> = {
+  id: 'id', name: 'name', addresses: 'addresses', addressCount: 'address_count', methods: 'methods', sshPort: 'ssh_port',
+  snmpPort: 'snmp_port', credentialIds: 'credential_ids', schedule: 'schedule', enabled: 'enabled', createdAt: 'created_at', updatedAt: 'updated_at',
+};
+const SELECT = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
+
+function toRow(values: Partial<TargetValues>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) row[COLUMNS[key as keyof TargetRecord]] = value;
+  return row;
+}
+
+export class TargetStore {
+  constructor(private readonly db: Database) {}
+
+  find(id: string): Promise<TargetRecord | undefined> {
+    return this.db('discovery_targets').select(SELECT).where({ id }).first();
+  }
+
+  async list(page: number, size: number, enabled?: boolean): Promise<{ rows: TargetRecord[]; total: number }> {
+    const base = this.db('discovery_targets').modify((b: Knex.QueryBuilder) => {
+      if (enabled !== undefined) b.where({ enabled });
+    });
+    const [rows, [count]] = await Promise.all([
+      base.clone().select(SELECT).orderBy([{ column: 'name' }, { column: 'id' }]).limit(size).offset(page * size),
+      base.clone().count<{ count: string }[]>('* as count'),
+    ]);
+    return { rows, total: Number(count?.count ?? 0) };
+  }
+
+  async insert(values: TargetValues): Promise<TargetRecord> {
+    const [row] = await this.db('discovery_targets').insert(toRow(values)).returning(SELECT);
+    return row as TargetRecord;
+  }
+
+  async update(id: string, values: Partial<TargetValues>): Promise<TargetRecord | undefined> {
+    const [row] = await this.db('discovery_targets').where({ id }).update({ ...toRow(values), updated_at: this.db.fn.now() }).returning(SELECT);
+    return row;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.db('discovery_targets').where({ id }).delete()) > 0;
+  }
+
+  /** Which of these credential ids exist. */
+  async existingCredentials(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    return new Set(await this.db('credentials').whereIn('id', ids).pluck('id'));
+  }
+}

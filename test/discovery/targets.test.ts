@@ -1,0 +1,54 @@
+import type { ApiClient } from '../support/api-client.js';
+import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+
+describe('discovery targets', () => {
+  let service: TestService;
+  let p: Principals;
+  let api: ApiClient;
+  let credentialId: string;
+  beforeAll(async () => {
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoveryMaxAddressesPerTarget: 600 });
+    p = await createPrincipals(service.url);
+    api = p.discoveryAdminSession;
+    credentialId = (await api.post('/api/v1/credentials', { name: 'lab-ssh', kind: 'SSH_PASSWORD', matchPatterns: ['10.0.0.0/16'], settings: { username: 'inv' }, secrets: { password: 'pw' } })).body.data.id;
+  });
+  afterAll(() => service.stop());
+
+  it('creates a target with the documented defaults and counts its addresses', async () => {
+    const res = await api.post('/api/v1/discovery/targets', { name: 'lab', addresses: ['10.0.0.0/24', '10.0.1.10-20', 'db-01.lab.example.com', '10.0.2.7'], credentialIds: [credentialId] });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      name: 'lab', addressCount: 254 + 11 + 1 + 1, methods: ['SWEEP', 'SSH', 'SNMP'], sshPort: 22, snmpPort: 161, credentialIds: [credentialId], schedule: null, enabled: true,
+    });
+    const got = await api.get(`/api/v1/discovery/targets/${res.body.data.id}`);
+    expect(got.body.data).toEqual(res.body.data);
+  });
+
+  it('refuses a target whole, naming every bad address, the scope limit, an unknown credential and a bad schedule', async () => {
+    const res = await api.post('/api/v1/discovery/targets', {
+      name: 'too-big', addresses: ['10.1.0.0/22', 'not a host!', '10.2.0.0/33'], credentialIds: ['00000000-0000-4000-8000-000000000000'], schedule: 'every night',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.addresses', 'body.addresses.1', 'body.addresses.2', 'body.credentialIds.0', 'body.schedule']);
+    expect(res.body.errors.find((e: { path: string }) => e.path === 'body.addresses').message).toMatch(/covers 1022 addresses; the limit is 600/);
+    expect((await api.get('/api/v1/discovery/targets')).body.data.map((t: { name: string }) => t.name)).not.toContain('too-big');
+  });
+
+  it('changes only the fields an update names, keeps names unique, and deletes', async () => {
+    const created = (await api.post('/api/v1/discovery/targets', { name: 'dmz', addresses: ['192.0.2.0/28'], methods: ['SWEEP'], schedule: '0 0 3 * * *' })).body.data;
+    const updated = await api.put(`/api/v1/discovery/targets/${created.id}`, { enabled: false, sshPort: 2222 });
+    expect(updated.body.data).toMatchObject({ name: 'dmz', addresses: ['192.0.2.0/28'], methods: ['SWEEP'], schedule: '0 0 3 * * *', enabled: false, sshPort: 2222, addressCount: 14 });
+    expect((await api.put(`/api/v1/discovery/targets/${created.id}`, { name: 'lab' })).status).toBe(409);
+    expect((await api.get('/api/v1/discovery/targets?enabled=false')).body.data.map((t: { name: string }) => t.name)).toEqual(['dmz']);
+    expect((await api.delete(`/api/v1/discovery/targets/${created.id}`)).status).toBe(204);
+    expect((await api.get(`/api/v1/discovery/targets/${created.id}`)).status).toBe(404);
+    const audit = await p.adminSession.get(`/api/v1/audit-events?targetId=${created.id}`);
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['target.delete', 'target.update', 'target.create']);
+  });
+
+  it('refuses unknown fields and methods', async () => {
+    expect((await api.post('/api/v1/discovery/targets', { name: 'x', addresses: ['10.0.0.1'], methods: ['TELNET'] })).status).toBe(400);
+    expect((await api.post('/api/v1/discovery/targets', { name: 'x', addresses: ['10.0.0.1'], password: 'p' })).status).toBe(400);
+  });
+});
