@@ -2,6 +2,7 @@
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
 import { assetRouter } from './features/assets/asset-router.js';
+import { runRouter } from './features/discovery/run-router.js';
 import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
 import { importRouter } from './features/import/import-router.js';
@@ -63,6 +64,7 @@ export function buildApp(container: Container): Express {
   base.use(maintenanceRouter(container.maintenance, container.audit));
   base.use(exportRouter(container.exports));
   base.use(targetRouter(container.targets));
+  base.use(runRouter(container.discovery));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);

@@ -7,6 +7,10 @@ import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
+import { DiscoveryRunner } from './features/discovery/discovery-runner.js';
+import { DiscoveryService } from './features/discovery/discovery-service.js';
+import { RunStore } from './features/discovery/run-store.js';
+import { ScanGraphRepository } from './features/discovery/scan-graph-repository.js';
 import { TargetService } from './features/discovery/target-service.js';
 import { TargetStore } from './features/discovery/target-store.js';
 import { ExportService } from './features/exports/export-service.js';
@@ -100,6 +104,20 @@ export interface Container extends AccessServices {
   maintenance: MaintenanceJobs;
   exports: ExportService;
   targets: TargetService;
+  runs: RunStore;
+  discovery: DiscoveryService;
+  discoveryRunner: DiscoveryRunner;
+}
+
+/** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
+function storeEndpoints(stores: StoreAddresses): Set<string> {
+  const endpoints = new Set<string>();
+  for (const [url, defaultPort] of [[stores.databaseUrl, '5432'], [stores.neo4jUri, '7687']] as const) {
+    const { hostname, port } = new URL(url);
+    const hosts = hostname === 'localhost' ? ['127.0.0.1', '::1'] : [hostname.replace(/^\[|\]$/g, '')];
+    for (const host of hosts) endpoints.add(`${host}:${port || defaultPort}`);
+  }
+  return endpoints;
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -125,6 +143,9 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
   const identities = new IdentityStore(db);
+  const importer = new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const targetStore = new TargetStore(db);
+  const runs = new RunStore(db);
   return {
     ...access,
     assetReadModel,
@@ -132,9 +153,17 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     relationships: new RelationshipGraphRepository(graph),
     topology: new TopologyService(graph, assetGraph),
     schema: new SchemaService(assetGraph),
-    importer: new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit),
+    importer,
     exports: new ExportService(assetGraph, new SubRecordExportStore(db)),
-    targets: new TargetService(new TargetStore(db), access.audit, config.discoveryMaxAddressesPerTarget),
+    targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
+    runs,
+    discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit),
+    discoveryRunner: new DiscoveryRunner(runs, targetStore, identities, importer, new ScanGraphRepository(graph), {
+      sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs },
+      concurrency: config.discoveryConcurrency,
+      leaseMs: config.discoveryLeaseMs,
+      excluded: storeEndpoints(stores),
+    }, logger),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),

@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { createContainer, type Container } from './container.js';
 import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
+import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
 import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
@@ -126,6 +127,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
   try {
     await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
     container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
+    registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.runs, { concurrency: config.jobsWorkerConcurrency }, logger);
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
 

@@ -210,6 +210,27 @@ export const SETTINGS = {
     'The most addresses one discovery target may cover (a /20 is 4094).',
     { default: 4096 },
   ),
+  discoverySweepPorts: setting(
+    'service.discovery.sweep-ports',
+    z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean).map(Number))
+      .pipe(z.array(z.number().int().min(1).max(65535)).min(1).max(64)),
+    'TCP ports the SWEEP method connects to; an accepted or refused connection proves a live host.',
+    { default: '22,23,80,135,139,443,445,3389,5985,8080' },
+  ),
+  discoveryConnectTimeoutMs: setting('service.discovery.connect-timeout-ms', int(50, 60_000), 'How long a discovery connection attempt waits for an answer.', {
+    default: 1500,
+  }),
+  discoveryConcurrency: setting('service.discovery.concurrency', int(1, 1024), 'Addresses one worker probes at the same time within a run.', {
+    default: 64,
+  }),
+  discoveryLeaseMs: setting(
+    'service.discovery.lease-ms',
+    int(1000, 3_600_000),
+    'A RUNNING run whose worker has not reported for this long is failed by the lease sweeper.',
+    { default: 60_000 },
+  ),
   fdbMaxMacsPerAccessPort: setting(
     'service.topology.fdb-max-macs-per-access-port',
     int(1, 4096),

@@ -54,6 +54,10 @@ const RULES: Record<string, Rule> = {
   getTarget: DISCOVERY,
   updateTarget: DISCOVERY,
   deleteTarget: DISCOVERY,
+  scanTarget: DISCOVERY,
+  listRuns: 'SIGNED_IN',
+  getRun: 'SIGNED_IN',
+  cancelRun: DISCOVERY,
   ...Object.fromEntries(
     ['Assets', 'Software', 'Processes', 'Services'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),

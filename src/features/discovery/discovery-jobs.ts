@@ -1,0 +1,24 @@
+// The discovery jobs on the queue: a run per scan (on workers, a bounded number at a time), and a
+// sweeper that fails runs whose worker stopped renewing its lease (it crashed or was killed).
+import os from 'node:os';
+import type { Logger } from '../../platform/logger.js';
+import type { Scheduler } from '../../platform/scheduler/scheduler.js';
+import type { DiscoveryRunner } from './discovery-runner.js';
+import { RUN_JOB } from './discovery-service.js';
+import type { RunStore } from './run-store.js';
+
+const LEASE_SWEEP_JOB = 'discovery-lease-sweep';
+const LEASE_SWEEP_CRON = '*/15 * * * * *';
+export const LEASE_EXPIRED = 'The worker running it stopped reporting (its lease expired); run the scan again.';
+
+export function registerDiscoveryJobs(scheduler: Scheduler, runner: DiscoveryRunner, runs: RunStore, options: { concurrency: number }, logger: Logger): void {
+  const worker = `${os.hostname()}:${process.pid}`;
+  // The run's own lease (in discovery_runs) tells a live run from a dead one; a job that the queue
+  // hands out again after its lock expired finds the run no longer QUEUED and does nothing.
+  scheduler.define<{ runId: string }>(RUN_JOB, (data) => runner.run(data.runId, worker), { concurrency: options.concurrency });
+  scheduler.define(LEASE_SWEEP_JOB, async () => {
+    const failed = await runs.failExpired(LEASE_EXPIRED);
+    if (failed) logger.warn('failed discovery runs whose lease expired', { failed });
+  }, { concurrency: 1 });
+  scheduler.defineRecurring({ name: LEASE_SWEEP_JOB, cron: LEASE_SWEEP_CRON });
+}

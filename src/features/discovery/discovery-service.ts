@@ -1,0 +1,81 @@
+// Scans and runs: a scan queues a run (one QUEUED or RUNNING run per target at a time) and a job
+// for the workers; runs are listed newest first and can be cancelled.
+import { ConflictError, NotFoundError } from '../../platform/errors.js';
+import type { Scheduler } from '../../platform/scheduler/scheduler.js';
+import type { Actor, AuditLog } from '../auth/audit-log.js';
+import type { RunError, RunRecord, RunStatus, RunStore } from './run-store.js';
+import type { TargetStore } from './target-store.js';
+
+export const RUN_JOB = 'discovery-run';
+
+export interface RunView {
+  id: string;
+  targetId: string | null;
+  targetName: string;
+  trigger: string;
+  status: RunStatus;
+  queuedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  progress: { done: number; total: number };
+  summary: { hostsResponding: number; assetsCreated: number; assetsUpdated: number; errors: number };
+  failureReason: string | null;
+  errors?: RunError[];
+}
+
+export function toRunView(run: RunRecord, errors?: RunError[]): RunView {
+  return {
+    id: run.id,
+    targetId: run.targetId,
+    targetName: run.targetName,
+    trigger: run.trigger,
+    status: run.status,
+    queuedAt: run.queuedAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    progress: { done: run.progressDone, total: run.progressTotal },
+    summary: { hostsResponding: run.hostsResponding, assetsCreated: run.assetsCreated, assetsUpdated: run.assetsUpdated, errors: run.errorCount },
+    failureReason: run.failureReason,
+    ...(errors ? { errors } : {}),
+  };
+}
+
+export class DiscoveryService {
+  constructor(
+    private readonly runs: RunStore,
+    private readonly targets: TargetStore,
+    private readonly scheduler: Scheduler,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async scan(actor: Actor, targetId: string): Promise<RunView> {
+    const target = await this.targets.find(targetId);
+    if (!target) throw new NotFoundError(`No discovery target with id ${targetId}.`);
+    if (!target.enabled) throw new ConflictError(`The target "${target.name}" is disabled.`);
+    const run = await this.runs.create(target.id, target.name, 'MANUAL');
+    if (!run) throw new ConflictError(`A run of "${target.name}" is already queued or running.`);
+    await this.scheduler.enqueue(RUN_JOB, { runId: run.id });
+    await this.audit.record(actor, { action: 'target.scan', targetKind: 'DISCOVERY_TARGET', targetId: target.id, details: { runId: run.id, name: target.name } });
+    return toRunView(run);
+  }
+
+  async list(filter: { targetId?: string; statuses?: RunStatus[] }, page: number, size: number): Promise<{ rows: RunView[]; total: number }> {
+    const { rows, total } = await this.runs.list(filter, page, size);
+    return { rows: rows.map((r) => toRunView(r)), total };
+  }
+
+  async get(id: string): Promise<RunView> {
+    const run = await this.runs.find(id);
+    if (!run) throw new NotFoundError(`No discovery run with id ${id}.`);
+    return toRunView(run, await this.runs.errors(id));
+  }
+
+  async cancel(actor: Actor, id: string): Promise<RunView> {
+    const run = await this.runs.find(id);
+    if (!run) throw new NotFoundError(`No discovery run with id ${id}.`);
+    const outcome = await this.runs.cancel(id);
+    if (outcome === 'ENDED') throw new ConflictError(`The run has already ended (${run.status}).`);
+    await this.audit.record(actor, { action: 'run.cancel', targetKind: 'DISCOVERY_RUN', targetId: id, details: { outcome } });
+    return this.get(id);
+  }
+}

@@ -1,0 +1,25 @@
+// Scans and runs over HTTP (roles per api.yaml).
+import { Router } from 'express';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest } from '../../platform/http/pagination.js';
+import { actorOf } from '../auth/authentication-middleware.js';
+import type { DiscoveryService } from './discovery-service.js';
+import type { RunStatus } from './run-store.js';
+
+export function runRouter(discovery: DiscoveryService): Router {
+  const router = Router();
+  router.post('/api/v1/discovery/targets/:targetId/scan', async (req, res) => {
+    res.status(202).json({ data: await discovery.scan(actorOf(req), req.params.targetId as string) });
+  });
+  router.get('/api/v1/discovery/runs', async (req, res) => {
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { rows, total } = await discovery.list({ targetId: req.query.targetId as string | undefined, statuses: req.query.status as RunStatus[] | undefined }, page.page, page.size);
+    res.json(pageEnvelope(req, rows, total, page));
+  });
+  router.get('/api/v1/discovery/runs/:runId', async (req, res) => {
+    res.json({ data: await discovery.get(req.params.runId as string) });
+  });
+  router.post('/api/v1/discovery/runs/:runId/cancel', async (req, res) => {
+    res.json({ data: await discovery.cancel(actorOf(req), req.params.runId as string) });
+  });
+  return router;
+}

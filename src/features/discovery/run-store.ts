@@ -1,0 +1,135 @@
+import type { Database } from '../../platform/postgres/postgres-client.js';
+
+export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type RunTrigger = 'MANUAL' | 'SCHEDULED';
+
+export interface RunRecord {
+  id: string;
+  targetId: string | null;
+  targetName: string;
+  trigger: RunTrigger;
+  status: RunStatus;
+  queuedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  progressDone: number;
+  progressTotal: number;
+  hostsResponding: number;
+  assetsCreated: number;
+  assetsUpdated: number;
+  errorCount: number;
+  cancelRequested: boolean;
+  failureReason: string | null;
+}
+
+export interface RunError {
+  address: string | null;
+  method: string;
+  stage: string;
+  code: string;
+  message: string;
+}
+
+export interface RunSummary {
+  hostsResponding: number;
+  assetsCreated: number;
+  assetsUpdated: number;
+}
+
+const SELECT = [
+  'id', 'target_id as targetId', 'target_name as targetName', 'trigger', 'status', 'queued_at as queuedAt', 'started_at as startedAt',
+  'finished_at as finishedAt', 'progress_done as progressDone', 'progress_total as progressTotal', 'hosts_responding as hostsResponding',
+  'assets_created as assetsCreated', 'assets_updated as assetsUpdated', 'error_count as errorCount', 'cancel_requested as cancelRequested',
+  'failure_reason as failureReason',
+];
+
+const UNIQUE_VIOLATION = '23505';
+export const ERRORS_SHOWN = 1000;
+
+export class RunStore {
+  constructor(private readonly db: Database) {}
+
+  /** A new QUEUED run; undefined when the target already has a QUEUED or RUNNING one. */
+  async create(targetId: string, targetName: string, trigger: RunTrigger): Promise<RunRecord | undefined> {
+    try {
+      const [row] = await this.db('discovery_runs').insert({ target_id: targetId, target_name: targetName, trigger, status: 'QUEUED' }).returning(SELECT);
+      return row as RunRecord;
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+      throw error;
+    }
+  }
+
+  find(id: string): Promise<RunRecord | undefined> {
+    return this.db('discovery_runs').select(SELECT).where({ id }).first();
+  }
+
+  async list(filter: { targetId?: string; statuses?: RunStatus[] }, page: number, size: number): Promise<{ rows: RunRecord[]; total: number }> {
+    const base = this.db('discovery_runs').modify((b) => {
+      if (filter.targetId) b.where('target_id', filter.targetId);
+      if (filter.statuses?.length) b.whereIn('status', filter.statuses);
+    });
+    const [rows, [count]] = await Promise.all([
+      base.clone().select(SELECT).orderBy([{ column: 'queued_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(size).offset(page * size),
+      base.clone().count<{ count: string }[]>('* as count'),
+    ]);
+    return { rows, total: Number(count?.count ?? 0) };
+  }
+
+  errors(runId: string): Promise<RunError[]> {
+    return this.db('discovery_run_errors').select('address', 'method', 'stage', 'code', 'message').where({ run_id: runId }).orderBy('id').limit(ERRORS_SHOWN);
+  }
+
+  /** Takes a QUEUED run for this worker; undefined if it is no longer QUEUED (cancelled, taken). */
+  async claim(id: string, worker: string, leaseMs: number): Promise<RunRecord | undefined> {
+    const [row] = await this.db('discovery_runs')
+      .where({ id, status: 'QUEUED' })
+      .update({ status: 'RUNNING', started_at: this.db.fn.now(), worker, lease_expires_at: new Date(Date.now() + leaseMs) })
+      .returning(SELECT);
+    return row;
+  }
+
+  /** Records progress and renews the lease; answers whether a cancel was asked for. */
+  async progress(id: string, done: number, total: number, leaseMs: number): Promise<boolean> {
+    const [row] = await this.db('discovery_runs')
+      .where({ id, status: 'RUNNING' })
+      .update({ progress_done: done, progress_total: total, lease_expires_at: new Date(Date.now() + leaseMs) })
+      .returning('cancel_requested');
+    return row?.cancel_requested === true;
+  }
+
+  async addErrors(runId: string, errors: RunError[]): Promise<void> {
+    if (errors.length === 0) return;
+    await this.db('discovery_run_errors').insert(errors.map((e) => ({ run_id: runId, ...e, message: e.message.slice(0, 1000) })));
+    await this.db('discovery_runs').where({ id: runId }).increment('error_count', errors.length);
+  }
+
+  async finish(id: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<void> {
+    await this.db('discovery_runs')
+      .where({ id, status: 'RUNNING' })
+      .update({
+        status,
+        finished_at: this.db.fn.now(),
+        lease_expires_at: null,
+        failure_reason: failureReason ?? null,
+        ...(summary ? { hosts_responding: summary.hostsResponding, assets_created: summary.assetsCreated, assets_updated: summary.assetsUpdated } : {}),
+      });
+  }
+
+  /** A QUEUED run is cancelled at once; a RUNNING one is asked to stop. */
+  async cancel(id: string): Promise<'CANCELLED' | 'REQUESTED' | 'ENDED'> {
+    const queued = await this.db('discovery_runs').where({ id, status: 'QUEUED' }).update({ status: 'CANCELLED', finished_at: this.db.fn.now() });
+    if (queued) return 'CANCELLED';
+    const running = await this.db('discovery_runs').where({ id, status: 'RUNNING' }).update({ cancel_requested: true });
+    return running ? 'REQUESTED' : 'ENDED';
+  }
+
+  /** Fails the RUNNING runs whose worker stopped renewing its lease. */
+  async failExpired(reason: string): Promise<number> {
+    return this.db('discovery_runs')
+      .where({ status: 'RUNNING' })
+      .where('lease_expires_at', '<', this.db.fn.now())
+      .update({ status: 'FAILED', finished_at: this.db.fn.now(), failure_reason: reason, lease_expires_at: null });
+  }
+}

@@ -1,0 +1,17 @@
+import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+
+export type ScanOutcome = 'SUCCESS' | 'FAILED' | 'PARTIAL';
+
+export class ScanGraphRepository {
+  constructor(private readonly graph: NeoGraph) {
+    graph.catalog.require('discovery/set-scan-outcomes', 'discovery/touch-assets');
+  }
+
+  async touch(ids: string[], source: string, observedAt: string): Promise<void> {
+    if (ids.length) await this.graph.write('discovery/touch-assets', { ids, source, observedAt });
+  }
+
+  async setOutcomes(rows: { id: string; outcome: ScanOutcome }[], at: string): Promise<void> {
+    if (rows.length) await this.graph.write('discovery/set-scan-outcomes', { rows, at });
+  }
+}

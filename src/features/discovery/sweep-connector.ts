@@ -1,0 +1,68 @@
+// SWEEP: is anything at this address? A TCP connect to each port of a list: an accepted or a
+// refused connection both prove a live host; silence proves nothing. The name comes from the
+// system resolver (getnameinfo: hosts file, then DNS). Endpoints of the service's own stores are
+// never probed.
+import { promises as dns } from 'node:dns';
+import net from 'node:net';
+import type { RunError } from './run-store.js';
+
+export interface SweepOptions {
+  ports: number[];
+  timeoutMs: number;
+  /** host:port pairs never to connect to. */
+  excluded: Set<string>;
+}
+
+export interface SweepResult {
+  address: string;
+  ip?: string;
+  responding: boolean;
+  openPorts: number[];
+  hostname?: string;
+  error?: RunError;
+}
+
+type PortState = 'open' | 'closed' | 'silent';
+
+function probe(ip: string, port: number, timeoutMs: number): Promise<PortState> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: ip, port });
+    const done = (state: PortState) => {
+      socket.destroy();
+      resolve(state);
+    };
+    socket.setTimeout(timeoutMs, () => done('silent'));
+    socket.once('connect', () => done('open'));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'closed' : 'silent'));
+  });
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function sweep(address: string, { ports, timeoutMs, excluded }: SweepOptions): Promise<SweepResult> {
+  let ip = address;
+  if (!net.isIP(address)) {
+    const found = await withTimeout(dns.lookup(address).catch(() => undefined), timeoutMs);
+    if (!found) {
+      return { address, responding: false, openPorts: [], error: { address, method: 'SWEEP', stage: 'resolve', code: 'DNS_FAILURE', message: `${address} does not resolve to an address` } };
+    }
+    ip = found.address;
+  }
+  const probed = ports.filter((port) => !excluded.has(`${ip}:${port}`));
+  const states = await Promise.all(probed.map((port) => probe(ip, port, timeoutMs)));
+  const openPorts = probed.filter((_, i) => states[i] === 'open');
+  const responding = states.some((s) => s !== 'silent');
+  let hostname: string | undefined;
+  if (responding) {
+    const name = await withTimeout(dns.lookupService(ip, 0).then((r) => r.hostname).catch(() => undefined), timeoutMs);
+    if (name && !net.isIP(name)) hostname = name.toLowerCase();
+  }
+  return { address, ip, responding, openPorts, hostname };
+}

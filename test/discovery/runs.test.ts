@@ -1,0 +1,128 @@
+import net from 'node:net';
+import { LEASE_EXPIRED } from '../../src/features/discovery/discovery-jobs.js';
+import type { ApiClient } from '../support/api-client.js';
+import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
+import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
+
+async function listen(host: string): Promise<net.Server> {
+  const server = net.createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return server;
+}
+const portOf = (server: net.Server) => (server.address() as net.AddressInfo).port;
+
+describe('discovery runs with the SWEEP method', () => {
+  let service: TestService;
+  let p: Principals;
+  let api: ApiClient;
+  let web: net.Server;
+  const neo4jPort = Number(new URL(testNeo4jUri()).port);
+
+  beforeAll(async () => {
+    web = await listen('127.0.0.2');
+    service = await startTestService({
+      adminPassword: ADMIN_PASSWORD,
+      discoverySweepPorts: `${portOf(web)},${neo4jPort}`,
+      discoveryConnectTimeoutMs: 500,
+      discoveryConcurrency: 4,
+    });
+    p = await createPrincipals(service.url);
+    api = p.discoveryAdminSession;
+  });
+  afterAll(async () => {
+    await service.stop();
+    web.close();
+  });
+
+  const target = async (body: object) => (await api.post('/api/v1/discovery/targets', body)).body.data;
+  const finished = async (runId: string) => {
+    for (let i = 0; i < 100; i++) {
+      const run = (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data;
+      if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('the run did not finish');
+  };
+
+  it('queues a run (202), sweeps every address, creates unknown endpoints with their open ports and scan outcome', async () => {
+    const t = await target({ name: 'loopback', addresses: ['127.0.0.2-3'], methods: ['SWEEP'] });
+    const queued = await api.post(`/api/v1/discovery/targets/${t.id}/scan`);
+    expect(queued.status).toBe(202);
+    expect(queued.body.data).toMatchObject({ targetId: t.id, targetName: 'loopback', trigger: 'MANUAL', status: 'QUEUED' });
+    const run = await finished(queued.body.data.id);
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { done: 2, total: 2 }, summary: { hostsResponding: 2, assetsCreated: 2, assetsUpdated: 0, errors: 0 }, errors: [] });
+    expect(run.startedAt).toEqual(expect.any(String));
+    const endpoints = (await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT')).body.data;
+    const byIp = Object.fromEntries(endpoints.map((e: { ipAddresses: string[] }) => [e.ipAddresses[0], e]));
+    expect(JSON.parse(byIp['127.0.0.2'].customAttributes)).toEqual({ openPorts: String(portOf(web)) });
+    expect(JSON.parse(byIp['127.0.0.3'].customAttributes)).toEqual({ openPorts: '' });
+    expect(byIp['127.0.0.2']).toMatchObject({ lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0, lastScanAt: expect.any(String), sources: ['discovery:SWEEP'] });
+  });
+
+  it('finds the same hosts again without a twin, and leaves a known asset its type and name', async () => {
+    const imported = await p.integrationKey.post('/api/v1/import', { source: 'cmdb', assets: [{ key: 'srv', assetType: 'PHYSICAL_HOST', displayName: 'known-server', serialNumber: 'KNOWN-0001' }] });
+    // Identity ignores loopback addresses (every host has them); record this one as a connector
+    // that saw the server there would, so that the sweep can know it.
+    await service.running.container.db('asset_identifiers').insert({ rule: 'IP_ADDRESS', value: '127.0.0.4', asset_id: imported.body.data.assets[0].id, asset_category: 'HOST' });
+    const t = await target({ name: 'again', addresses: ['127.0.0.2', '127.0.0.4'], methods: ['SWEEP'] });
+    const run = await finished((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).body.data.id);
+    expect(run.summary).toMatchObject({ hostsResponding: 2, assetsCreated: 0, assetsUpdated: 2 });
+    expect((await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT')).body.total).toBe(2);
+    const known = (await api.get('/api/v1/assets?q=known-server')).body.data[0];
+    expect(known).toMatchObject({ assetType: 'PHYSICAL_HOST', displayName: 'known-server', lastScanOutcome: 'SUCCESS', sources: ['cmdb', 'discovery:SWEEP'] });
+  });
+
+  it('never probes the endpoints of its own stores', async () => {
+    const t = await target({ name: 'self', addresses: ['127.0.0.1'], methods: ['SWEEP'] });
+    await finished((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).body.data.id);
+    const self = (await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT&size=100')).body.data.find((e: { ipAddresses: string[] }) => e.ipAddresses[0] === '127.0.0.1');
+    expect(JSON.parse(self.customAttributes).openPorts.split(',')).not.toContain(String(neo4jPort));
+  });
+
+  it('records an error for a name that does not resolve and for methods whose connector is not there yet', async () => {
+    const t = await target({ name: 'errors', addresses: ['no-such-host.invalid'] });
+    const run = await finished((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).body.data.id);
+    expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+    expect(run.errors).toEqual(expect.arrayContaining([
+      { address: 'no-such-host.invalid', method: 'SWEEP', stage: 'resolve', code: 'DNS_FAILURE', message: expect.any(String) },
+      { address: null, method: 'SSH', stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: expect.any(String) },
+      { address: null, method: 'SNMP', stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: expect.any(String) },
+    ]));
+    expect(run.summary.errors).toBe(3);
+  });
+
+  it('keeps one queued or running run per target, refuses a disabled target, and cancels a queued run', async () => {
+    const t = await target({ name: 'single', addresses: ['127.0.0.5'], methods: ['SWEEP'] });
+    const { runs } = service.running.container;
+    const queued = await runs.create(t.id, t.name, 'MANUAL');
+    expect((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).status).toBe(409);
+    const cancelled = await api.post(`/api/v1/discovery/runs/${queued?.id}/cancel`);
+    expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', finishedAt: expect.any(String) });
+    expect((await api.post(`/api/v1/discovery/runs/${queued?.id}/cancel`)).status).toBe(409);
+    await api.put(`/api/v1/discovery/targets/${t.id}`, { enabled: false });
+    expect((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).status).toBe(409);
+  });
+
+  it('fails a run whose worker stopped renewing its lease, with the reason', async () => {
+    const t = await target({ name: 'crashed', addresses: ['127.0.0.6'], methods: ['SWEEP'] });
+    const { runs, db } = service.running.container;
+    const run = await runs.create(t.id, t.name, 'MANUAL');
+    await runs.claim(run?.id as string, 'a-worker-that-died', 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await runs.failExpired(LEASE_EXPIRED)).toBe(1);
+    expect((await api.get(`/api/v1/discovery/runs/${run?.id}`)).body.data).toMatchObject({ status: 'FAILED', failureReason: LEASE_EXPIRED });
+    expect(await db('agenda_jobs').where({ name: 'discovery-lease-sweep' }).whereNotNull('repeat_interval').count('* as c')).toEqual([{ c: '1' }]);
+  });
+
+  it('lists runs newest first, filtered by target and status, with links', async () => {
+    const all = await api.get('/api/v1/discovery/runs?size=2');
+    expect(all.body.total).toBeGreaterThanOrEqual(6);
+    expect(Object.keys(all.body.links)).toEqual(expect.arrayContaining(['first', 'next', 'last']));
+    const queuedAt = all.body.data.map((r: { queuedAt: string }) => r.queuedAt);
+    expect([...queuedAt].sort().reverse()).toEqual(queuedAt);
+    const failed = await p.viewer.get('/api/v1/discovery/runs?status=FAILED,CANCELLED');
+    expect(failed.body.data.map((r: { status: string }) => r.status).sort()).toEqual(['CANCELLED', 'FAILED']);
+    const one = all.body.data[0];
+    expect((await api.get(`/api/v1/discovery/runs?targetId=${one.targetId}`)).body.data.every((r: { targetId: string }) => r.targetId === one.targetId)).toBe(true);
+  });
+});
