@@ -127,7 +127,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
   try {
     await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
     container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
-    registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.runs, { concurrency: config.jobsWorkerConcurrency }, logger);
+    registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, { concurrency: config.jobsWorkerConcurrency }, logger);
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
 

@@ -114,6 +114,21 @@ describe('discovery runs with the SWEEP method', () => {
     expect(await db('agenda_jobs').where({ name: 'discovery-lease-sweep' }).whereNotNull('repeat_interval').count('* as c')).toEqual([{ c: '1' }]);
   });
 
+  it('starts one SCHEDULED run per fire time of a target\'s cron, whichever scheduler sees it', async () => {
+    const t = await target({ name: 'scheduled', addresses: ['127.0.0.7'], methods: ['SWEEP'], schedule: '0 */5 * * * *' });
+    const { discovery } = service.running.container;
+    const later = new Date(Date.now() + 6 * 60_000);
+    expect(await discovery.startDueScans(later)).toBe(1);
+    // The same fire time again (another scheduler process, or the next tick) starts nothing.
+    expect(await discovery.startDueScans(later)).toBe(0);
+    const runs = (await api.get(`/api/v1/discovery/runs?targetId=${t.id}`)).body.data;
+    expect(runs).toHaveLength(1);
+    expect(runs[0].trigger).toBe('SCHEDULED');
+    expect((await finished(runs[0].id)).status).toBe('COMPLETED');
+    const jobs = await service.running.container.db('agenda_jobs').whereIn('name', ['discovery-schedule', 'discovery-lease-sweep']).whereNotNull('repeat_interval').pluck('name');
+    expect(jobs.sort()).toEqual(['discovery-lease-sweep', 'discovery-schedule']);
+  });
+
   it('lists runs newest first, filtered by target and status, with links', async () => {
     const all = await api.get('/api/v1/discovery/runs?size=2');
     expect(all.body.total).toBeGreaterThanOrEqual(6);

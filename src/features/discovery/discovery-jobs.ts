@@ -1,17 +1,27 @@
-// The discovery jobs on the queue: a run per scan (on workers, a bounded number at a time), and a
-// sweeper that fails runs whose worker stopped renewing its lease (it crashed or was killed).
+// The discovery jobs on the queue: a run per scan (on workers, a bounded number at a time), the
+// targets' schedules, and a sweeper that fails runs whose worker stopped renewing its lease (it
+// crashed or was killed).
 import os from 'node:os';
 import type { Logger } from '../../platform/logger.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { DiscoveryRunner } from './discovery-runner.js';
-import { RUN_JOB } from './discovery-service.js';
+import { RUN_JOB, type DiscoveryService } from './discovery-service.js';
 import type { RunStore } from './run-store.js';
 
 const LEASE_SWEEP_JOB = 'discovery-lease-sweep';
 const LEASE_SWEEP_CRON = '*/15 * * * * *';
+const SCHEDULE_JOB = 'discovery-schedule';
+const SCHEDULE_CRON = '*/30 * * * * *';
 export const LEASE_EXPIRED = 'The worker running it stopped reporting (its lease expired); run the scan again.';
 
-export function registerDiscoveryJobs(scheduler: Scheduler, runner: DiscoveryRunner, runs: RunStore, options: { concurrency: number }, logger: Logger): void {
+export function registerDiscoveryJobs(
+  scheduler: Scheduler,
+  runner: DiscoveryRunner,
+  discovery: DiscoveryService,
+  runs: RunStore,
+  options: { concurrency: number },
+  logger: Logger,
+): void {
   const worker = `${os.hostname()}:${process.pid}`;
   // The run's own lease (in discovery_runs) tells a live run from a dead one; a job that the queue
   // hands out again after its lock expired finds the run no longer QUEUED and does nothing.
@@ -21,4 +31,10 @@ export function registerDiscoveryJobs(scheduler: Scheduler, runner: DiscoveryRun
     if (failed) logger.warn('failed discovery runs whose lease expired', { failed });
   }, { concurrency: 1 });
   scheduler.defineRecurring({ name: LEASE_SWEEP_JOB, cron: LEASE_SWEEP_CRON });
+  // Targets' own schedules: every half minute, the scans whose cron has fired are started.
+  scheduler.define(SCHEDULE_JOB, async () => {
+    const started = await discovery.startDueScans(new Date());
+    if (started) logger.info('scheduled discovery runs started', { started });
+  }, { concurrency: 1 });
+  scheduler.defineRecurring({ name: SCHEDULE_JOB, cron: SCHEDULE_CRON });
 }

@@ -1,5 +1,6 @@
 // Scans and runs: a scan queues a run (one QUEUED or RUNNING run per target at a time) and a job
 // for the workers; runs are listed newest first and can be cancelled.
+import { CronExpressionParser } from 'cron-parser';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
@@ -57,6 +58,23 @@ export class DiscoveryService {
     await this.scheduler.enqueue(RUN_JOB, { runId: run.id });
     await this.audit.record(actor, { action: 'target.scan', targetKind: 'DISCOVERY_TARGET', targetId: target.id, details: { runId: run.id, name: target.name } });
     return toRunView(run);
+  }
+
+  /**
+   * Starts a SCHEDULED run of every target whose cron fired since the fire time it last acted on.
+   * A target that still has a run going skips that fire time.
+   */
+  async startDueScans(now: Date): Promise<number> {
+    let started = 0;
+    for (const target of await this.targets.scheduled()) {
+      const fireTime = CronExpressionParser.parse(target.schedule, { tz: 'UTC', currentDate: now }).prev().toDate();
+      if (fireTime <= target.since || !(await this.targets.takeFireTime(target.id, fireTime))) continue;
+      const run = await this.runs.create(target.id, target.name, 'SCHEDULED');
+      if (!run) continue;
+      await this.scheduler.enqueue(RUN_JOB, { runId: run.id });
+      started++;
+    }
+    return started;
   }
 
   async list(filter: { targetId?: string; statuses?: RunStatus[] }, page: number, size: number): Promise<{ rows: RunView[]; total: number }> {

@@ -65,6 +65,23 @@ export class TargetStore {
     return (await this.db('discovery_targets').where({ id }).delete()) > 0;
   }
 
+  /** Enabled targets with a schedule, and the fire time each last acted on. */
+  scheduled(): Promise<{ id: string; name: string; schedule: string; since: Date }[]> {
+    return this.db('discovery_targets')
+      .select('id', 'name', 'schedule', this.db.raw('coalesce(last_scheduled_at, created_at) as since'))
+      .whereNotNull('schedule')
+      .where({ enabled: true });
+  }
+
+  /** Takes a fire time for this target; false when it (or a later one) was already taken. */
+  async takeFireTime(id: string, fireTime: Date): Promise<boolean> {
+    const updated = await this.db('discovery_targets')
+      .where({ id })
+      .where((w) => w.whereNull('last_scheduled_at').orWhere('last_scheduled_at', '<', fireTime))
+      .update({ last_scheduled_at: fireTime });
+    return updated > 0;
+  }
+
   /** Which of these credential ids exist. */
   async existingCredentials(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
