@@ -53,8 +53,8 @@ async function main(argv: string[]): Promise<void> {
     const { tokens, users } = createAccessServices(db, config, logger);
     if (group === 'keys' && command === 'create') {
       if (!values.name) throw new UsageError('keys create needs --name NAME');
-      const expiresAt = values['expires-at'] ? new Date(values['expires-at']) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO 8601 date-time');
+      const expiresAt = values['expires-at'];
+      if (expiresAt && Number.isNaN(Date.parse(expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date-time');
       const created = await tokens.createIntegrationKey(COMMAND_LINE_ACTOR, values.name, expiresAt);
       process.stdout.write(`${created.token}\n`);
     } else if (group === 'keys' && command === 'list') {

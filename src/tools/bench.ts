@@ -95,7 +95,7 @@ async function graphApi(container: Container, hosts: number): Promise<void> {
     const loadSeconds = (Date.now() - loadStart) / 1000;
     process.stdout.write('\n');
 
-    const key = (await container.tokens.createIntegrationKey({ kind: 'SYSTEM', name: 'bench' }, 'bench', null)).token;
+    const key = (await container.tokens.createIntegrationKey({ kind: 'SYSTEM', name: 'bench' }, 'bench')).token;
     const server = await listen(buildApp(container), 0);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const get = async (url: string) => {
@@ -240,7 +240,7 @@ async function exportsBench(container: Container, databaseUrl: string): Promise<
   const ids: string[] = [];
   for (const bundle of hostBundles) ids.push(...(await container.importer.import({ kind: 'SYSTEM', name: 'bench' }, bundle)).assets.map((a) => a.id));
 
-  const key = (await container.tokens.createIntegrationKey({ kind: 'SYSTEM', name: 'bench' }, 'bench', null)).token;
+  const key = (await container.tokens.createIntegrationKey({ kind: 'SYSTEM', name: 'bench' }, 'bench')).token;
   const server = await listen(buildApp(container), 0);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const rows: string[] = [];

@@ -203,6 +203,11 @@ export class AssetReadModel {
     };
   }
 
+  /** Whether an asset (graph or synthesized) has this id, without building its row. */
+  async exists(id: string): Promise<boolean> {
+    return (await this.assets.get(id)) !== undefined || (await this.synthesized.find(id)) !== undefined;
+  }
+
   async get(id: string): Promise<AssetRow | undefined> {
     const node = await this.assets.get(id);
     if (node) return (await this.withParents([node]))[0];

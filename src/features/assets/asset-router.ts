@@ -37,7 +37,7 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
 
   router.get('/api/v1/assets/:assetId/relationships', async (req, res) => {
     const assetId = req.params.assetId as string;
-    await assets.get(assetId);
+    await assets.require(assetId);
     const page = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
     const { rows, total } = await relationships.page(
       { assetId, types: list(req.query, 'type'), activeOnly: (req.query.activeOnly as unknown) !== false },

@@ -19,6 +19,11 @@ export class AssetService {
     return row;
   }
 
+  /** Throws 404 unless an asset has this id. */
+  async require(id: string): Promise<void> {
+    if (!(await this.readModel.exists(id))) throw new NotFoundError(`No asset with id ${id}.`);
+  }
+
   decommission(actor: Actor, id: string): Promise<AssetRow> {
     return this.transition(actor, id, 'decommission', (x) => this.assets.decommission(x), 'is already DECOMMISSIONED');
   }

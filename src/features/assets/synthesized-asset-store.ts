@@ -1,7 +1,7 @@
 // Sub-record rows read as assets (spec 2.11): software packages, running processes, discovered
 // services and interfaces, with what q matches in each (spec 4.1).
 import type { Knex } from 'knex';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { countRows, type Database } from '../../platform/postgres/postgres-client.js';
 
 export type SynthesizedType = 'SOFTWARE_PACKAGE' | 'RUNNING_PROCESS' | 'DISCOVERED_SERVICE' | 'INTERFACE';
 
@@ -84,8 +84,7 @@ export class SynthesizedAssetStore {
   }
 
   async count(type: SynthesizedType, filter: SynthesizedFilter): Promise<number> {
-    const [row] = await this.filtered(type, filter).count<{ count: string }[]>('* as count');
-    return Number(row?.count ?? 0);
+    return countRows(this.filtered(type, filter));
   }
 
   async page(type: SynthesizedType, filter: SynthesizedFilter, sort: { field: string; direction: 'asc' | 'desc' }, offset: number, limit: number): Promise<SynthesizedRow[]> {

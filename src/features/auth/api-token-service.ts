@@ -49,19 +49,21 @@ export class ApiTokenService {
     private readonly pepper: string,
   ) {}
 
-  async createIntegrationKey(actor: Actor, name: string, expiresAt: Date | null): Promise<CreatedToken> {
+  /** `expiresAt`: ISO 8601 (validated by api.yaml or the command line); never when left out. */
+  async createIntegrationKey(actor: Actor, name: string, expiresAt?: string): Promise<CreatedToken> {
     return this.create(actor, { kind: 'INTEGRATION_KEY', userId: null, name, expiresAt });
   }
 
   /** A token for a user who holds API_USER (checked against the stored roles, not the caller's). */
-  async createUserToken(actor: Actor, userId: string, name: string, expiresAt: Date | null): Promise<CreatedToken> {
+  async createUserToken(actor: Actor, userId: string, name: string, expiresAt?: string): Promise<CreatedToken> {
     const user = await this.users.findById(userId);
     if (!user || user.disabled) throw new NotFoundError(`No user with id ${userId}.`);
     if (!user.roles.includes('API_USER')) throw new ForbiddenError('Creating API tokens needs the API_USER role.');
     return this.create(actor, { kind: 'USER_TOKEN', userId, name, expiresAt });
   }
 
-  private async create(actor: Actor, spec: { kind: TokenKind; userId: string | null; name: string; expiresAt: Date | null }): Promise<CreatedToken> {
+  private async create(actor: Actor, { expiresAt: expiry, ...rest }: { kind: TokenKind; userId: string | null; name: string; expiresAt?: string }): Promise<CreatedToken> {
+    const spec = { ...rest, expiresAt: expiry ? new Date(expiry) : null };
     if (spec.expiresAt && spec.expiresAt.getTime() <= Date.now()) throw new ConflictError('expiresAt must be in the future.');
     const token = generateToken(spec.kind === 'INTEGRATION_KEY' ? INTEGRATION_KEY_PREFIX : USER_TOKEN_PREFIX);
     const record = await this.tokens.insert({

@@ -1,4 +1,4 @@
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Role } from './roles.js';
 
 export type TokenKind = 'USER_TOKEN' | 'INTEGRATION_KEY';
@@ -73,11 +73,7 @@ export class ApiTokenStore {
     const base = this.db('api_tokens as t').where('t.kind', filter.kind).modify((b) => {
       if (filter.userId) b.where('t.user_id', filter.userId);
     });
-    const [rows, [count]] = await Promise.all([
-      base.clone().select(SELECT).orderBy([{ column: 't.created_at', order: 'desc' }, { column: 't.id' }]).limit(size).offset(page * size),
-      base.clone().count<{ count: string }[]>('* as count'),
-    ]);
-    return { rows, total: Number(count?.count ?? 0) };
+    return pagedQuery<TokenRecord>(base, (q) => q.select(SELECT).orderBy([{ column: 't.created_at', order: 'desc' }, { column: 't.id' }]), page, size);
   }
 
   find(id: string, filter: { kind: TokenKind; userId?: string }): Promise<TokenRecord | undefined> {

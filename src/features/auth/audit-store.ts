@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 
 export type ActorKind = 'USER' | 'INTEGRATION_KEY' | 'ANONYMOUS' | 'SYSTEM';
 
@@ -54,10 +54,7 @@ export class AuditStore {
       if (query.actorId) b.where('actor_id', query.actorId);
       if (query.targetId) b.where('target_id', query.targetId);
     });
-    const [rows, [count]] = await Promise.all([
-      base.clone().select(SELECT).orderBy('id', 'desc').limit(query.size).offset(query.page * query.size),
-      base.clone().count<{ count: string }[]>('* as count'),
-    ]);
-    return { rows: rows.map((r: AuditRecord) => ({ ...r, id: Number(r.id) })), total: Number(count?.count ?? 0) };
+    const { rows, total } = await pagedQuery<AuditRecord>(base, (q) => q.select(SELECT).orderBy('id', 'desc'), query.page, query.size);
+    return { rows: rows.map((r) => ({ ...r, id: Number(r.id) })), total };
   }
 }

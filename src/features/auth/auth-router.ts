@@ -14,10 +14,6 @@ function userOnly(principal: Principal | undefined, what: string): Principal {
   return principal;
 }
 
-function expiry(value: unknown): Date | null {
-  return typeof value === 'string' ? new Date(value) : null;
-}
-
 export function authRouter(auth: AuthService, users: UserService, tokens: ApiTokenService, cookiePath: string): Router {
   const router = Router();
 
@@ -64,7 +60,7 @@ export function authRouter(auth: AuthService, users: UserService, tokens: ApiTok
 
   router.post('/api/v1/me/tokens', async (req, res) => {
     const p = userOnly(req.principal, 'user tokens');
-    const created = await tokens.createUserToken(actorOf(req), p.id, req.body.name, expiry(req.body.expiresAt));
+    const created = await tokens.createUserToken(actorOf(req), p.id, req.body.name, req.body.expiresAt);
     res.status(201).json({ data: created });
   });
 

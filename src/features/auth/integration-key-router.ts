@@ -16,8 +16,7 @@ export function integrationKeyRouter(tokens: ApiTokenService): Router {
   });
 
   router.post('/api/v1/integration-keys', async (req, res) => {
-    const expiresAt = typeof req.body.expiresAt === 'string' ? new Date(req.body.expiresAt) : null;
-    res.status(201).json({ data: await tokens.createIntegrationKey(actorOf(req), req.body.name, expiresAt) });
+    res.status(201).json({ data: await tokens.createIntegrationKey(actorOf(req), req.body.name, req.body.expiresAt) });
   });
 
   router.delete('/api/v1/integration-keys/:keyId', async (req, res) => {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation, type Database } from '../../platform/postgres/postgres-client.js';
 import { SYSTEM_ACTOR, type Actor, type AuditLog } from './audit-log.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { Role } from './roles.js';
@@ -48,8 +48,6 @@ export interface UserUpdateInput {
   password?: string;
 }
 
-const UNIQUE_VIOLATION = '23505';
-
 export class UserService {
   constructor(
     private readonly db: Database,
@@ -68,7 +66,7 @@ export class UserService {
       await this.audit.record(SYSTEM_ACTOR, { action: 'user.create', targetKind: 'USER', targetId: user.id, details: { username, roles: user.roles, bootstrap: true } });
     } catch (error) {
       // Another process of the service created it at the same moment.
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return;
+      if (isUniqueViolation(error)) return;
       throw error;
     }
     if (password) {
@@ -99,7 +97,7 @@ export class UserService {
         return toUserView(user);
       });
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConflictError(`A user named "${input.username}" already exists.`);
+      if (isUniqueViolation(error)) throw new ConflictError(`A user named "${input.username}" already exists.`);
       throw error;
     }
   }

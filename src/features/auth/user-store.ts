@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { countRows, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Role } from './roles.js';
 
 export interface UserRecord {
@@ -51,8 +51,7 @@ export class UserStore {
   constructor(private readonly db: Database) {}
 
   async count(): Promise<number> {
-    const [row] = await this.db('users').count<{ count: string }[]>('* as count');
-    return Number(row?.count ?? 0);
+    return countRows(this.db('users'));
   }
 
   findById(id: string, trx: Knex | Database = this.db): Promise<UserRecord | undefined> {
@@ -69,16 +68,8 @@ export class UserStore {
       if (query.role) b.whereRaw('? = ANY(roles)', [query.role]);
       if (query.disabled !== undefined) b.where({ disabled: query.disabled });
     });
-    const [rows, [count]] = await Promise.all([
-      filtered
-        .clone()
-        .select(SELECT)
-        .orderByRaw(`${COLUMNS[query.sort.field]} ${query.sort.direction} NULLS LAST, id`)
-        .limit(query.size)
-        .offset(query.page * query.size),
-      filtered.clone().count<{ count: string }[]>('* as count'),
-    ]);
-    return { rows, total: Number(count?.count ?? 0) };
+    const order = `${COLUMNS[query.sort.field]} ${query.sort.direction} NULLS LAST, id`;
+    return pagedQuery<UserRecord>(filtered, (q) => q.select(SELECT).orderByRaw(order), query.page, query.size);
   }
 
   async insert(user: NewUser, trx: Knex | Database = this.db): Promise<UserRecord> {

@@ -3,7 +3,7 @@
 // keeps every secret it does not mention (null removes an optional one).
 import { randomUUID } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '../../platform/errors.js';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { KINDS, matchPatternProblem, MAX_SECRET_LENGTH, type CredentialKind } from './credential-kinds.js';
 import type { CredentialQuery, CredentialRecord, CredentialStore } from './credential-store.js';
@@ -46,8 +46,6 @@ export function toCredentialView(record: CredentialRecord): CredentialView {
     updatedAt: record.updatedAt.toISOString(),
   };
 }
-
-const UNIQUE_VIOLATION = '23505';
 
 interface Validated {
   settings: Record<string, unknown>;
@@ -182,7 +180,7 @@ export class CredentialService {
     try {
       await work();
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConflictError(`A credential named "${name}" already exists.`);
+      if (isUniqueViolation(error)) throw new ConflictError(`A credential named "${name}" already exists.`);
       throw error;
     }
   }

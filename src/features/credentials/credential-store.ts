@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { CredentialKind } from './credential-kinds.js';
 import type { SealedSecret } from './vault-cipher.js';
 
@@ -57,14 +57,8 @@ export class CredentialStore {
       if (query.kinds?.length) b.whereIn('c.kind', query.kinds);
       if (query.q) b.where((w) => w.whereILike('c.name', `%${query.q}%`).orWhereILike('c.description', `%${query.q}%`));
     });
-    const [rows, [count]] = await Promise.all([
-      this.withSecretFields(base.clone().select(SELECT))
-        .orderBy([{ column: SORT_COLUMNS[query.sort.field], order: query.sort.direction }, { column: 'c.id' }])
-        .limit(query.size)
-        .offset(query.page * query.size),
-      base.clone().count<{ count: string }[]>('* as count'),
-    ]);
-    return { rows, total: Number(count?.count ?? 0) };
+    const order = [{ column: SORT_COLUMNS[query.sort.field], order: query.sort.direction }, { column: 'c.id' }];
+    return pagedQuery<CredentialRecord>(base, (q) => this.withSecretFields(q.select(SELECT)).orderBy(order), query.page, query.size);
   }
 
   async insert(id: string, values: CredentialValues, trx: Knex): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -44,7 +44,6 @@ const SELECT = [
   'failure_reason as failureReason',
 ];
 
-const UNIQUE_VIOLATION = '23505';
 export const ERRORS_SHOWN = 1000;
 
 export class RunStore {
@@ -56,7 +55,7 @@ export class RunStore {
       const [row] = await this.db('discovery_runs').insert({ target_id: targetId, target_name: targetName, trigger, status: 'QUEUED' }).returning(SELECT);
       return row as RunRecord;
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+      if (isUniqueViolation(error)) return undefined;
       throw error;
     }
   }
@@ -70,11 +69,7 @@ export class RunStore {
       if (filter.targetId) b.where('target_id', filter.targetId);
       if (filter.statuses?.length) b.whereIn('status', filter.statuses);
     });
-    const [rows, [count]] = await Promise.all([
-      base.clone().select(SELECT).orderBy([{ column: 'queued_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(size).offset(page * size),
-      base.clone().count<{ count: string }[]>('* as count'),
-    ]);
-    return { rows, total: Number(count?.count ?? 0) };
+    return pagedQuery<RunRecord>(base, (q) => q.select(SELECT).orderBy([{ column: 'queued_at', order: 'desc' }, { column: 'id', order: 'desc' }]), page, size);
   }
 
   errors(runId: string): Promise<RunError[]> {

@@ -2,6 +2,7 @@
 // credentials, the schedule), named uniquely, audited.
 import { cronExpression } from '../../platform/config.js';
 import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '../../platform/errors.js';
+import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { parseAddress, type ParsedAddress } from './target-addresses.js';
 import { DISCOVERY_METHODS, type DiscoveryMethod, type TargetRecord, type TargetStore, type TargetValues } from './target-store.js';
@@ -22,8 +23,6 @@ export type TargetView = Omit<TargetRecord, 'createdAt' | 'updatedAt'> & { creat
 export function toTargetView(record: TargetRecord): TargetView {
   return { ...record, createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString() };
 }
-
-const UNIQUE_VIOLATION = '23505';
 
 export class TargetService {
   constructor(
@@ -114,7 +113,7 @@ export class TargetService {
     try {
       return await work();
     } catch (error) {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConflictError(`A discovery target named "${name}" already exists.`);
+      if (isUniqueViolation(error)) throw new ConflictError(`A discovery target named "${name}" already exists.`);
       throw error;
     }
   }

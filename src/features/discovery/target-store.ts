@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Database } from '../../platform/postgres/postgres-client.js';
+import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 
 export const DISCOVERY_METHODS = ['SWEEP', 'SSH', 'SNMP'] as const;
 export type DiscoveryMethod = (typeof DISCOVERY_METHODS)[number];
@@ -44,11 +44,7 @@ export class TargetStore {
     const base = this.db('discovery_targets').modify((b: Knex.QueryBuilder) => {
       if (enabled !== undefined) b.where({ enabled });
     });
-    const [rows, [count]] = await Promise.all([
-      base.clone().select(SELECT).orderBy([{ column: 'name' }, { column: 'id' }]).limit(size).offset(page * size),
-      base.clone().count<{ count: string }[]>('* as count'),
-    ]);
-    return { rows, total: Number(count?.count ?? 0) };
+    return pagedQuery<TargetRecord>(base, (q) => q.select(SELECT).orderBy([{ column: 'name' }, { column: 'id' }]), page, size);
   }
 
   async insert(values: TargetValues): Promise<TargetRecord> {

@@ -2,7 +2,7 @@
 // keep their status and message; store outages become 503 naming the store; anything else is a
 // 500 that is logged once with its stack and tells the client nothing of the cause.
 import type { ErrorRequestHandler } from 'express';
-import { AppError, StoreUnavailableError, type FieldError } from '../errors.js';
+import { AppError, PayloadTooLargeError, StoreUnavailableError, type FieldError } from '../errors.js';
 import { requestContext, type Logger } from '../logger.js';
 import { isNeo4jUnavailable } from '../neo4j/neo4j-graph.js';
 import { isPostgresUnavailable } from '../postgres/postgres-client.js';
@@ -26,7 +26,7 @@ interface ValidatorError {
 
 const STATUS_TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  406: 'Not Acceptable', 409: 'Conflict', 415: 'Unsupported Media Type',
 };
 
 function isValidatorError(error: unknown): error is ValidatorError {
@@ -49,7 +49,7 @@ export function toProblem(error: unknown): Problem | undefined {
   if (isNeo4jUnavailable(error)) return fromAppError(new StoreUnavailableError('Neo4j'));
   const bodyParserType = (error as { type?: unknown } | null)?.type;
   if (bodyParserType === 'entity.parse.failed') return plain(400, 'The request body is not valid JSON.');
-  if (bodyParserType === 'entity.too.large') return plain(413, 'The request body is too large.');
+  if (bodyParserType === 'entity.too.large') return fromAppError(new PayloadTooLargeError('The request body is too large.'));
   if (isValidatorError(error) && error.status >= 400 && error.status < 500) {
     const errors = error.errors?.map((e) => ({ path: (e.path ?? '').replace(/^\.?\/?(query|body|path|headers)[./]?/, '$1.'), message: e.message }));
     const detail = error.status === 404 ? 'No such resource.' : error.status === 405 ? 'Method not allowed on this resource.' : error.message;

@@ -72,11 +72,6 @@ export class NeoGraph {
     return this.session('WRITE', (tx) => tx.run<T>(text, params)).then(toObjects);
   }
 
-  /** Several statements in one managed transaction; work must be safe to retry. */
-  async transaction<T>(mode: 'READ' | 'WRITE', work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    return this.session(mode, work);
-  }
-
   private async session<T>(mode: 'READ' | 'WRITE', work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
     const session = this.driver.session({
       database: this.database,

@@ -43,6 +43,26 @@ export function isPostgresUnavailable(error: unknown): boolean {
   return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message);
 }
 
+/** True for a PostgreSQL unique-constraint violation (a duplicate name, a second active run). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505';
+}
+
+/** The number of rows of a query. */
+export async function countRows(query: Knex.QueryBuilder): Promise<number> {
+  const [row] = await query.clone().clearSelect().clearOrder().count<{ count: string }[]>('* as count');
+  return Number(row?.count ?? 0);
+}
+
+/**
+ * A page of a filtered query and the total behind it: `shape` selects and orders the page, the
+ * count reads the same filter.
+ */
+export async function pagedQuery<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, page: number, size: number): Promise<{ rows: T[]; total: number }> {
+  const [rows, total] = await Promise.all([shape(filtered.clone()).limit(size).offset(page * size), countRows(filtered)]);
+  return { rows: rows as T[], total };
+}
+
 /** Answers when PostgreSQL runs a query; used by the health check. */
 export async function pingPostgres(db: Database): Promise<void> {
   await db.raw('SELECT 1');
