@@ -34,7 +34,7 @@ export async function up(knex) {
     t.bigIncrements('id').comment('Error number');
     t.uuid('run_id').notNullable().references('id').inTable('discovery_runs').onDelete('CASCADE').comment('Run');
     t.string('address', 255).comment('Address concerned, if any');
-    t.string('method', 16).notNullable().comment('SWEEP, SSH or SNMP');
+    t.string('method', 16).notNullable().comment('SWEEP, SSH or SNMP; RUN for the run as a whole');
     t.string('stage', 32).notNullable().comment('resolve, connect, authenticate, collect, load, ...');
     t.string('code', 48).notNullable().comment('Stable error code (DNS_FAILURE, CONNECTION_REFUSED, TIMEOUT, ...)');
     t.string('message', 1000).notNullable().comment('What happened, for people');

@@ -109,8 +109,14 @@ describe('discovery runs with the SWEEP method', () => {
     const run = await runs.create(t.id, t.name, 'MANUAL');
     await runs.claim(run?.id as string, 'a-worker-that-died', 1);
     await new Promise((r) => setTimeout(r, 20));
-    expect(await runs.failExpired(LEASE_EXPIRED)).toBe(1);
-    expect((await api.get(`/api/v1/discovery/runs/${run?.id}`)).body.data).toMatchObject({ status: 'FAILED', failureReason: LEASE_EXPIRED });
+    expect(await runs.failExpired(LEASE_EXPIRED)).toEqual([run?.id]);
+    expect((await api.get(`/api/v1/discovery/runs/${run?.id}`)).body.data).toMatchObject({
+      status: 'FAILED',
+      failureReason: LEASE_EXPIRED,
+      summary: { errors: 1 },
+      errors: [{ address: null, method: 'RUN', stage: 'run', code: 'WORKER_LOST', message: LEASE_EXPIRED }],
+    });
+    expect(await runs.failExpired(LEASE_EXPIRED)).toEqual([]);
     expect(await db('agenda_jobs').where({ name: 'discovery-lease-sweep' }).whereNotNull('repeat_interval').count('* as c')).toEqual([{ c: '1' }]);
   });
 

@@ -28,7 +28,7 @@ export function registerDiscoveryJobs(
   scheduler.define<{ runId: string }>(RUN_JOB, (data) => runner.run(data.runId, worker), { concurrency: options.concurrency });
   scheduler.define(LEASE_SWEEP_JOB, async () => {
     const failed = await runs.failExpired(LEASE_EXPIRED);
-    if (failed) logger.warn('failed discovery runs whose lease expired', { failed });
+    if (failed.length) logger.warn('failed discovery runs whose lease expired', { runs: failed });
   }, { concurrency: 1 });
   scheduler.defineRecurring({ name: LEASE_SWEEP_JOB, cron: LEASE_SWEEP_CRON });
   // Targets' own schedules: every half minute, the scans whose cron has fired are started.

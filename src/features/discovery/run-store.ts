@@ -1,4 +1,5 @@
 import { isUniqueViolation, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
+import type { ScanErrorCode } from './scan-error-codes.js';
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -27,7 +28,7 @@ export interface RunError {
   address: string | null;
   method: string;
   stage: string;
-  code: string;
+  code: ScanErrorCode;
   message: string;
 }
 
@@ -120,11 +121,18 @@ export class RunStore {
     return running ? 'REQUESTED' : 'ENDED';
   }
 
-  /** Fails the RUNNING runs whose worker stopped renewing its lease. */
-  async failExpired(reason: string): Promise<number> {
-    return this.db('discovery_runs')
-      .where({ status: 'RUNNING' })
-      .where('lease_expires_at', '<', this.db.fn.now())
-      .update({ status: 'FAILED', finished_at: this.db.fn.now(), failure_reason: reason, lease_expires_at: null });
+  /** Fails the RUNNING runs whose worker stopped renewing its lease, with a WORKER_LOST record each; answers their ids. */
+  async failExpired(reason: string): Promise<string[]> {
+    return this.db.transaction(async (trx) => {
+      const rows: { id: string }[] = await trx('discovery_runs')
+        .where({ status: 'RUNNING' })
+        .where('lease_expires_at', '<', trx.fn.now())
+        .update({ status: 'FAILED', finished_at: trx.fn.now(), failure_reason: reason, lease_expires_at: null, error_count: trx.raw('error_count + 1') })
+        .returning('id');
+      if (rows.length) {
+        await trx('discovery_run_errors').insert(rows.map((r) => ({ run_id: r.id, address: null, method: 'RUN', stage: 'run', code: 'WORKER_LOST' satisfies ScanErrorCode, message: reason })));
+      }
+      return rows.map((r) => r.id);
+    });
   }
 }
