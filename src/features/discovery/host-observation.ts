@@ -1,0 +1,84 @@
+// What a connector observed of one address: the "normalise" step's output, before identity is
+// reconciled. Connectors fill it from device output (untrusted text, already cleaned by
+// untrusted-text.ts); the runner merges the observations of one address and loads them through
+// the import path. `complete` names the scopes observed in full: only those may retire data.
+import type { AssetType } from '../assets/asset-taxonomy.js';
+import type { FdbEntryInput, NeighborEntry } from '../subrecords/sub-record-loader.js';
+import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-store.js';
+import type { RunError } from './run-store.js';
+
+export type ScanMethod = 'SWEEP' | 'SSH' | 'SNMP';
+
+/** The asset types a connector may classify a host as. */
+export type ObservedType = Extract<AssetType, 'PHYSICAL_HOST' | 'VM' | 'CONTAINER' | 'SERVER' | 'NETWORK_DEVICE' | 'PRINTER'>;
+
+export type ObservedPackage = Omit<PackageRow, 'assetId'>;
+export type ObservedService = Omit<ServiceRow, 'assetId'>;
+/** A process; `application` names the catalogue entry it belongs to, if any. */
+export type ObservedProcess = Omit<ProcessRow, 'assetId' | 'softwareAssetId'> & { application?: string };
+export type ObservedInterface = Omit<InterfaceRow, 'assetId'>;
+export type ObservedNeighbor = Omit<NeighborEntry, 'asset' | 'remoteAsset'>;
+export type ObservedFdbEntry = Omit<FdbEntryInput, 'asset'>;
+
+/** An established TCP connection seen on the host (ss), from its local port to a remote address. */
+export interface ObservedConnection {
+  localAddress: string;
+  localPort: number;
+  remoteAddress: string;
+  remotePort: number;
+  processName?: string;
+}
+
+/** An application the signature catalogue recognised (becomes a SOFTWARE asset RUNS_ON the host). */
+export interface ObservedApplication {
+  /** Catalogue id, stable: the key of the SOFTWARE asset under its host. */
+  id: string;
+  name: string;
+  vendor?: string;
+  version?: string;
+  listenPorts: number[];
+}
+
+export const OBSERVED_SCOPES = ['software', 'processes', 'services', 'interfaces', 'neighbors', 'connections', 'fdb'] as const;
+export type ObservedScope = (typeof OBSERVED_SCOPES)[number];
+
+export interface HostObservation {
+  address: string;
+  method: Exclude<ScanMethod, 'SWEEP'>;
+  assetType: ObservedType;
+  hostname?: string;
+  fqdn?: string;
+  vendor?: string;
+  model?: string;
+  serialNumber?: string;
+  macAddresses: string[];
+  ipAddresses: string[];
+  /** Type fields and extra facts: osName, osVersion, kernel, cpuCount, memoryMb, sysDescr, sysObjectId, ... */
+  attributes: Record<string, string | number | boolean>;
+  software: ObservedPackage[];
+  processes: ObservedProcess[];
+  services: ObservedService[];
+  interfaces: ObservedInterface[];
+  neighbors: ObservedNeighbor[];
+  fdb: ObservedFdbEntry[];
+  connections: ObservedConnection[];
+  applications: ObservedApplication[];
+  /** Scopes read in full; a scope left out (a command failed or timed out) keeps its old data. */
+  complete: Set<ObservedScope>;
+}
+
+/** What a connector answers for one address: what it saw (if it got in), and what went wrong. */
+export interface ConnectorResult {
+  observation?: HostObservation;
+  errors: RunError[];
+  /** The credential that worked, remembered for the address. */
+  credentialId?: string;
+}
+
+export function emptyObservation(address: string, method: HostObservation['method'], assetType: ObservedType): HostObservation {
+  return {
+    address, method, assetType, macAddresses: [], ipAddresses: [], attributes: {},
+    software: [], processes: [], services: [], interfaces: [], neighbors: [], fdb: [], connections: [], applications: [],
+    complete: new Set(),
+  };
+}
