@@ -7,7 +7,11 @@ import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
-import { DiscoveryRunner } from './features/discovery/discovery-runner.js';
+import { CredentialOffer } from './features/discovery/credential-offer.js';
+import { DiscoveryRunner, type InventoryConnector } from './features/discovery/discovery-runner.js';
+import { HostStateStore } from './features/discovery/host-state-store.js';
+import { ObservationLoader } from './features/discovery/observation-loader.js';
+import { collectSsh } from './features/discovery/ssh/ssh-connector.js';
 import { DiscoveryService } from './features/discovery/discovery-service.js';
 import { RunStore } from './features/discovery/run-store.js';
 import { ScanGraphRepository } from './features/discovery/scan-graph-repository.js';
@@ -106,7 +110,23 @@ export interface Container extends AccessServices {
   targets: TargetService;
   runs: RunStore;
   discovery: DiscoveryService;
+  hostState: HostStateStore;
   discoveryRunner: DiscoveryRunner;
+}
+
+/** The inventory methods with their settings. */
+function inventoryConnectors(config: AppConfig, hostKeys: HostStateStore): Record<'SSH' | 'SNMP', InventoryConnector> {
+  return {
+    SSH: (address, credentials, target, deadline) =>
+      collectSsh(address, credentials, {
+        port: target.sshPort,
+        connectTimeoutMs: config.discoverySshLoginTimeoutMs,
+        commandTimeoutMs: config.discoveryCommandTimeoutMs,
+        outputMaxBytes: config.discoveryOutputMaxBytes,
+        deadline,
+      }, hostKeys),
+    SNMP: async (address) => ({ errors: [{ address, method: 'SNMP', stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: 'The SNMP connector is not available in this version.' }] }),
+  };
 }
 
 /** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
@@ -143,7 +163,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
   const identities = new IdentityStore(db);
-  const importer = new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const loadGraph = new LoadGraphRepository(graph);
+  const subRecordStore = new SubRecordStore(db);
+  const importer = new ImportService(identities, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
   return {
@@ -158,12 +181,24 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit),
-    discoveryRunner: new DiscoveryRunner(runs, targetStore, identities, importer, new ScanGraphRepository(graph), {
-      sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs },
-      concurrency: config.discoveryConcurrency,
-      leaseMs: config.discoveryLeaseMs,
-      excluded: storeEndpoints(stores),
-    }, logger),
+    hostState,
+    discoveryRunner: new DiscoveryRunner(
+      runs,
+      targetStore,
+      new CredentialOffer(db, access.credentials, hostState),
+      hostState,
+      inventoryConnectors(config, hostState),
+      new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState),
+      {
+        sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs },
+        concurrency: config.discoveryConcurrency,
+        hostConcurrency: config.discoveryHostConcurrency,
+        hostTimeoutMs: config.discoveryHostTimeoutMs,
+        leaseMs: config.discoveryLeaseMs,
+        excluded: storeEndpoints(stores),
+      },
+      logger,
+    ),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),

@@ -231,6 +231,31 @@ export const SETTINGS = {
     'A RUNNING run whose worker has not reported for this long is failed by the lease sweeper.',
     { default: 60_000 },
   ),
+  discoveryHostConcurrency: setting('service.discovery.host-concurrency', int(1, 256), 'Hosts one run inventories (SSH, SNMP) at the same time; each host gets one connection at a time.', {
+    default: 8,
+  }),
+  discoveryHostTimeoutMs: setting(
+    'service.discovery.host-timeout-ms',
+    int(1000, 3_600_000),
+    'How long one host may take over all its methods; what it gave by then is kept and nothing of it is retired.',
+    { default: 180_000 },
+  ),
+  discoverySshLoginTimeoutMs: setting('service.discovery.ssh-login-timeout-ms', int(100, 300_000), 'How long an SSH connection may take to connect, agree keys and log in.', {
+    default: 15_000,
+  }),
+  discoveryCommandTimeoutMs: setting('service.discovery.command-timeout-ms', int(100, 600_000), 'How long one inventory command over SSH may run.', {
+    default: 30_000,
+  }),
+  discoveryOutputMaxBytes: setting('service.discovery.output-max-bytes', int(1024, 268_435_456), 'The most output read from one inventory command; more leaves its data incomplete.', {
+    default: 16_777_216,
+  }),
+  discoverySnmpTimeoutMs: setting('service.discovery.snmp-timeout-ms', int(100, 60_000), 'How long an SNMP request waits for an answer before a retry.', {
+    default: 2000,
+  }),
+  discoverySnmpRetries: setting('service.discovery.snmp-retries', int(0, 10), 'Retries of an unanswered SNMP request.', { default: 1 }),
+  discoverySnmpMaxRows: setting('service.discovery.snmp-max-rows', int(10, 1_000_000), 'The most rows read from one SNMP table; more leaves that table incomplete.', {
+    default: 20_000,
+  }),
   fdbMaxMacsPerAccessPort: setting(
     'service.topology.fdb-max-macs-per-access-port',
     int(1, 4096),

@@ -56,7 +56,7 @@ describe('discovery runs with the SWEEP method', () => {
     const byIp = Object.fromEntries(endpoints.map((e: { ipAddresses: string[] }) => [e.ipAddresses[0], e]));
     expect(JSON.parse(byIp['127.0.0.2'].customAttributes)).toEqual({ openPorts: String(portOf(web)) });
     expect(JSON.parse(byIp['127.0.0.3'].customAttributes)).toEqual({ openPorts: '' });
-    expect(byIp['127.0.0.2']).toMatchObject({ lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0, lastScanAt: expect.any(String), sources: ['discovery:SWEEP'] });
+    expect(byIp['127.0.0.2']).toMatchObject({ lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0, lastScanAt: expect.any(String), sources: ['discovery'] });
   });
 
   it('finds the same hosts again without a twin, and leaves a known asset its type and name', async () => {
@@ -69,7 +69,7 @@ describe('discovery runs with the SWEEP method', () => {
     expect(run.summary).toMatchObject({ hostsResponding: 2, assetsCreated: 0, assetsUpdated: 2 });
     expect((await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT')).body.total).toBe(2);
     const known = (await api.get('/api/v1/assets?q=known-server')).body.data[0];
-    expect(known).toMatchObject({ assetType: 'PHYSICAL_HOST', displayName: 'known-server', lastScanOutcome: 'SUCCESS', sources: ['cmdb', 'discovery:SWEEP'] });
+    expect(known).toMatchObject({ assetType: 'PHYSICAL_HOST', displayName: 'known-server', lastScanOutcome: 'SUCCESS', sources: ['cmdb', 'discovery'] });
   });
 
   it('never probes the endpoints of its own stores', async () => {
@@ -79,14 +79,14 @@ describe('discovery runs with the SWEEP method', () => {
     expect(JSON.parse(self.customAttributes).openPorts.split(',')).not.toContain(String(neo4jPort));
   });
 
-  it('records an error for a name that does not resolve and for methods whose connector is not there yet', async () => {
+  it('records an error for a name that does not resolve, and once per method that has no credential at all', async () => {
     const t = await target({ name: 'errors', addresses: ['no-such-host.invalid'] });
     const run = await finished((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).body.data.id);
     expect(run.status).toBe('COMPLETED_WITH_ERRORS');
     expect(run.errors).toEqual(expect.arrayContaining([
       { address: 'no-such-host.invalid', method: 'SWEEP', stage: 'resolve', code: 'DNS_FAILURE', message: expect.any(String) },
-      { address: null, method: 'SSH', stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: expect.any(String) },
-      { address: null, method: 'SNMP', stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: expect.any(String) },
+      { address: null, method: 'SSH', stage: 'authenticate', code: 'NO_CREDENTIALS', message: expect.stringContaining('SSH was not tried') },
+      { address: null, method: 'SNMP', stage: 'authenticate', code: 'NO_CREDENTIALS', message: expect.stringContaining('SNMP was not tried') },
     ]));
     expect(run.summary.errors).toBe(3);
   });

@@ -1,37 +1,69 @@
-// Runs one discovery run on a worker: claim it (with a lease that progress renews), sweep the
-// target's addresses with bounded concurrency, then load: unknown hosts through the import path
-// as UNKNOWN_ENDPOINT, known ones touched (nothing another connector knows is overwritten), and
-// the scan outcome of every asset the run targeted. A cancel stops the sweep and loads nothing.
+// Runs one discovery run on a worker: claim it (with a lease that progress renews), then take each
+// address through the pipeline: SWEEP (is it there, which ports answer), then the inventory
+// methods (SSH, SNMP), a bounded number of hosts at a time and one connection per host at a time,
+// each host within its own time-out; then load everything (observation-loader.ts). A cancel
+// stops the run and loads nothing.
+import { promises as dns } from 'node:dns';
+import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
-import type { IdentityStore } from '../import/identity-store.js';
-import type { ImportService } from '../import/import-service.js';
-import type { ScanGraphRepository } from './scan-graph-repository.js';
-import { sweep, type SweepOptions, type SweepResult } from './sweep-connector.js';
-import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
+import type { RevealedCredential } from '../credentials/credential-service.js';
+import type { CredentialOffer, CredentialMethod, RunCredentials } from './credential-offer.js';
+import type { ConnectorResult } from './host-observation.js';
+import type { HostStateStore } from './host-state-store.js';
+import type { AddressResult, ObservationLoader } from './observation-loader.js';
 import type { RunError, RunStore } from './run-store.js';
-import type { TargetStore } from './target-store.js';
+import { sweep, type SweepOptions } from './sweep-connector.js';
+import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
+import type { TargetRecord, TargetStore } from './target-store.js';
 
 export interface RunnerSettings {
   sweep: Omit<SweepOptions, 'excluded'>;
+  /** Addresses probed at the same time. */
   concurrency: number;
+  /** Hosts inventoried (SSH, SNMP) at the same time. */
+  hostConcurrency: number;
+  hostTimeoutMs: number;
   leaseMs: number;
   /** host:port of the service's own stores, never probed. */
   excluded: Set<string>;
 }
 
-const DISCOVERY_ACTOR = { kind: 'SYSTEM' as const, name: 'discovery' };
-const SOURCE = 'discovery:SWEEP';
+/** An inventory method: collects one host with the credentials offered, before the deadline (epoch ms). */
+export type InventoryConnector = (address: string, credentials: RevealedCredential[], target: TargetRecord, deadline: number) => Promise<ConnectorResult>;
+
 const PROGRESS_EVERY_MS = 1000;
-// Connectors of the issue still to come: a target that asks for them gets an error record saying so.
-const UNAVAILABLE_METHODS = ['SSH', 'SNMP'];
+const INVENTORY_METHODS: CredentialMethod[] = ['SSH', 'SNMP'];
+
+/** Whether a method's failure at this address is news: it was named on its own, or the method worked there before. */
+interface AddressTask {
+  address: string;
+  explicit: boolean;
+}
+
+function semaphore(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
 
 export class DiscoveryRunner {
   constructor(
     private readonly runs: RunStore,
     private readonly targets: TargetStore,
-    private readonly identities: IdentityStore,
-    private readonly importer: ImportService,
-    private readonly scans: ScanGraphRepository,
+    private readonly offers: CredentialOffer,
+    private readonly hostState: HostStateStore,
+    private readonly connectors: Record<CredentialMethod, InventoryConnector>,
+    private readonly loader: ObservationLoader,
     private readonly settings: RunnerSettings,
     private readonly logger: Logger,
   ) {}
@@ -45,42 +77,55 @@ export class DiscoveryRunner {
         await this.runs.finish(runId, 'FAILED', undefined, 'The target was deleted before the run started.');
         return;
       }
-      const errors: RunError[] = target.methods
-        .filter((m) => UNAVAILABLE_METHODS.includes(m))
-        .map((method) => ({ address: null, method, stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: `The ${method} connector is not available in this version; only SWEEP ran.` }));
-      const entries = target.addresses.map((a) => parseAddress(a) as ParsedAddress);
-      const results = target.methods.includes('SWEEP') ? await this.sweepAll(runId, entries, target.addressCount) : [];
-      if (results === 'CANCELLED') {
+      const scanned = await this.scanAll(runId, target);
+      if (scanned === 'CANCELLED') {
         await this.runs.finish(runId, 'CANCELLED', undefined);
         return;
       }
-      errors.push(...results.flatMap((r) => (r.error ? [r.error] : [])));
-      const summary = await this.load(results, new Date().toISOString());
+      const { results, runErrors } = scanned;
+      const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
+      const summary = await this.loader.load(runId, results, target.sshPort, new Date().toISOString());
       await this.runs.addErrors(runId, errors);
       await this.runs.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
     } catch (error) {
       this.logger.warn('discovery run failed', { runId, error });
-      await this.runs.finish(runId, 'FAILED', undefined, `The run stopped: ${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'}`);
+      await this.runs.addErrors(runId, [{ address: null, method: 'RUN', stage: 'run', code: 'INTERNAL_ERROR', message: 'The run stopped on an unexpected error; the service log has the details.' }]);
+      await this.runs.finish(runId, 'FAILED', undefined, `The run stopped: ${error instanceof Error ? error.message.split('\n')[0]?.slice(0, 300) : 'unknown error'}`);
     }
   }
 
-  /** Sweeps every address, a bounded number at a time; 'CANCELLED' when a cancel arrives. */
-  private async sweepAll(runId: string, entries: ParsedAddress[], total: number): Promise<SweepResult[] | 'CANCELLED'> {
-    const addresses = expandAddresses(entries);
-    const results: SweepResult[] = [];
+  /** Every address through the pipeline, a bounded number at a time; 'CANCELLED' when a cancel arrives. */
+  private async scanAll(runId: string, target: TargetRecord): Promise<{ results: AddressResult[]; runErrors: RunError[] } | 'CANCELLED'> {
+    const entries = target.addresses.map((a) => parseAddress(a) as ParsedAddress);
+    const tasks = (function* () {
+      for (const entry of entries) for (const address of expandAddresses([entry])) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
+    })();
+    const credentials = new Map<CredentialMethod, RunCredentials>();
+    for (const method of INVENTORY_METHODS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
+    const runErrors = [...credentials].flatMap(([method, c]): RunError[] =>
+      c.isEmpty() ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
+    );
+    for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty()) credentials.delete(method);
+
+    const results: AddressResult[] = [];
+    const inventory = semaphore(this.settings.hostConcurrency);
+    const sweepOptions = {
+      ...this.settings.sweep,
+      // SSH's own port is always probed, so that the sweep can tell whether SSH is worth trying.
+      ports: [...new Set([...this.settings.sweep.ports, ...(credentials.has('SSH') ? [target.sshPort] : [])])],
+      excluded: this.settings.excluded,
+    };
     let done = 0;
     let cancelled = false;
     let lastReport = 0;
-    const options = { ...this.settings.sweep, excluded: this.settings.excluded };
     const report = async (force: boolean) => {
       if (!force && Date.now() - lastReport < PROGRESS_EVERY_MS) return;
       lastReport = Date.now();
-      cancelled = (await this.runs.progress(runId, done, total, this.settings.leaseMs)) || cancelled;
+      cancelled = (await this.runs.progress(runId, done, target.addressCount, this.settings.leaseMs)) || cancelled;
     };
     const worker = async () => {
-      for (let next = addresses.next(); !next.done && !cancelled; next = addresses.next()) {
-        const result = await sweep(next.value, options);
-        results.push(result);
+      for (let next = tasks.next(); !next.done && !cancelled; next = tasks.next()) {
+        results.push(await this.scanAddress(next.value, target, sweepOptions, credentials, inventory));
         done++;
         await report(false);
       }
@@ -88,46 +133,59 @@ export class DiscoveryRunner {
     await report(true);
     await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
     await report(true);
-    return cancelled ? 'CANCELLED' : results;
+    return cancelled ? 'CANCELLED' : { results, runErrors };
   }
 
-  private async load(results: SweepResult[], observedAt: string) {
-    const responding = results.filter((r) => r.responding && r.ip);
-    const silent = results.filter((r) => !r.responding && r.ip);
-    const known = await this.identities.lookup([...responding, ...silent].map((r) => ({ rule: 'IP_ADDRESS' as const, value: r.ip as string })));
-    const knownIds = new Map<string, string>();
-    const unknown: SweepResult[] = [];
-    for (const r of responding) {
-      const hit = known.get(`IP_ADDRESS:${r.ip}`);
-      if (hit) knownIds.set(r.ip as string, hit.assetId);
-      else unknown.push(r);
+  private async scanAddress(
+    task: AddressTask,
+    target: TargetRecord,
+    sweepOptions: SweepOptions,
+    credentials: Map<CredentialMethod, RunCredentials>,
+    inventory: ReturnType<typeof semaphore>,
+  ): Promise<AddressResult> {
+    const result: AddressResult = { address: task.address, responding: false, openPorts: [], attempted: [], observations: [], errors: [] };
+    let swept: Awaited<ReturnType<typeof sweep>> | undefined;
+    if (target.methods.includes('SWEEP')) {
+      swept = await sweep(task.address, sweepOptions);
+      if (swept.error) return { ...result, errors: [swept.error] };
+      Object.assign(result, { address: swept.ip, responding: swept.responding, openPorts: swept.openPorts, ...(swept.hostname ? { hostname: swept.hostname } : {}) });
+      if (!swept.responding) {
+        if (task.explicit) result.errors.push({ address: result.address, method: 'SWEEP', stage: 'connect', code: 'HOST_UNREACHABLE', message: `${task.address} answered on none of the ports probed (${sweepOptions.ports.join(', ')}).` });
+        return result;
+      }
+    } else if (!net.isIP(task.address)) {
+      const found = await dns.lookup(task.address).catch(() => undefined);
+      if (!found) return { ...result, errors: [{ address: task.address, method: 'RUN', stage: 'resolve', code: 'DNS_FAILURE', message: `${task.address} does not resolve to an address.` }] };
+      result.address = found.address;
     }
-    let created = 0;
-    const outcomes: { id: string; outcome: 'SUCCESS' | 'FAILED' }[] = [];
-    if (unknown.length) {
-      const imported = await this.importer.import(DISCOVERY_ACTOR, {
-        source: SOURCE,
-        observedAt,
-        assets: unknown.map((r) => ({
-          key: r.ip as string,
-          assetType: 'UNKNOWN_ENDPOINT',
-          displayName: r.hostname ?? (r.ip as string),
-          ...(r.hostname ? { hostname: r.hostname } : {}),
-          ipAddresses: [r.ip as string],
-          customAttributes: { openPorts: r.openPorts.join(',') },
-        })),
-      });
-      created = imported.created;
-      for (const a of imported.assets) outcomes.push({ id: a.id, outcome: 'SUCCESS' });
-    }
-    await this.scans.touch([...knownIds.values()], SOURCE, observedAt);
-    for (const id of knownIds.values()) outcomes.push({ id, outcome: 'SUCCESS' });
-    // A known asset at an address that did not answer: the run targeted it and failed to reach it.
-    for (const r of silent) {
-      const hit = known.get(`IP_ADDRESS:${r.ip}`);
-      if (hit) outcomes.push({ id: hit.assetId, outcome: 'FAILED' });
-    }
-    await this.scans.setOutcomes(outcomes, observedAt);
-    return { hostsResponding: responding.length, assetsCreated: created, assetsUpdated: knownIds.size + (unknown.length - created) };
+    if (credentials.size === 0) return result;
+    const hostname = net.isIP(task.address) ? result.hostname : task.address;
+    return inventory(async () => {
+      const deadline = Date.now() + this.settings.hostTimeoutMs;
+      for (const [method, offer] of credentials) {
+        const remembered = await this.hostState.rememberedCredential(result.address, method);
+        const expected = task.explicit || remembered !== undefined;
+        // SSH is tried where its port answered the sweep, or where it is expected to work.
+        if (method === 'SSH' && swept && !swept.openPorts.includes(target.sshPort) && !expected) continue;
+        if (Date.now() >= deadline) {
+          result.errors.push({ address: result.address, method, stage: 'connect', code: 'HOST_TIMEOUT', message: `The per-host time-out (${this.settings.hostTimeoutMs} ms) ended before ${method} could run.` });
+          result.attempted.push(method);
+          continue;
+        }
+        const { credentials: offered, errors } = await offer.offer(result.address, hostname);
+        const outcome = offered.length ? await this.connectors[method](result.address, offered, target, deadline) : { errors };
+        if (outcome.observation) {
+          result.observations.push(outcome.observation);
+          result.responding = true;
+          if (outcome.credentialId) await this.hostState.remember(result.address, method, outcome.credentialId);
+        }
+        // A host that simply does not speak a method it was never known to speak is no error.
+        const silent = !outcome.observation && outcome.errors.every((e) => e.code === 'SNMP_NO_ANSWER' || e.code === 'CONNECTION_REFUSED');
+        if (silent && !expected) continue;
+        result.attempted.push(method);
+        result.errors.push(...(offered.length ? errors : []), ...outcome.errors);
+      }
+      return result;
+    });
   }
 }

@@ -4,7 +4,7 @@ export type ScanOutcome = 'SUCCESS' | 'FAILED' | 'PARTIAL';
 
 export class ScanGraphRepository {
   constructor(private readonly graph: NeoGraph) {
-    graph.catalog.require('discovery/set-scan-outcomes', 'discovery/touch-assets');
+    graph.catalog.require('discovery/set-scan-outcomes', 'discovery/touch-assets', 'discovery/retire-communications');
   }
 
   async touch(ids: string[], source: string, observedAt: string): Promise<void> {
@@ -13,5 +13,9 @@ export class ScanGraphRepository {
 
   async setOutcomes(rows: { id: string; outcome: ScanOutcome }[], at: string): Promise<void> {
     if (rows.length) await this.graph.write('discovery/set-scan-outcomes', { rows, at });
+  }
+
+  async retireCommunications(ids: string[], source: string, observedAt: string): Promise<void> {
+    if (ids.length) await this.graph.write('discovery/retire-communications', { ids, source, observedAt });
   }
 }

@@ -181,4 +181,14 @@ export class SubRecordStore {
         .merge(['confidence', 'last_seen_at']);
     }
   }
+
+  /** Retire step: the packages a source last reported before `observedAt`, of assets whose package list it read in full. */
+  async retirePackages(assetIds: string[], source: string, observedAt: Date): Promise<void> {
+    for (const ids of chunks(assetIds)) await this.db('software_packages').whereIn('asset_id', ids).where({ source }).where('last_seen_at', '<', observedAt).delete();
+  }
+
+  /** Retire step: the services a connector last reported before `observedAt`, of assets whose services it read in full. */
+  async retireServices(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void> {
+    for (const ids of chunks(assetIds)) await this.db('discovered_services').whereIn('asset_id', ids).where({ source_connector: sourceConnector }).where('last_seen_at', '<', observedAt).delete();
+  }
 }

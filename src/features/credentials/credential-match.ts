@@ -1,0 +1,24 @@
+// Whether a credential's match pattern covers an address: a CIDR or an IP against the address,
+// a host name pattern (* and ? wildcards, case-insensitive) against its host name.
+import net from 'node:net';
+
+function wildcard(pattern: string): RegExp {
+  const body = pattern.toLowerCase().replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*').replace(/\?/g, '[^.]');
+  return new RegExp(`^${body}$`);
+}
+
+export function patternCovers(pattern: string, ip: string | undefined, hostname: string | undefined): boolean {
+  const family = ip ? net.isIP(ip) : 0;
+  const slash = pattern.indexOf('/');
+  if (slash >= 0) {
+    const base = pattern.slice(0, slash);
+    const baseFamily = net.isIP(base);
+    if (!ip || baseFamily !== family) return false;
+    const list = new net.BlockList();
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    list.addSubnet(base, Number(pattern.slice(slash + 1)), type);
+    return list.check(ip, type);
+  }
+  if (net.isIP(pattern)) return ip !== undefined && pattern.toLowerCase() === ip.toLowerCase();
+  return hostname !== undefined && wildcard(pattern).test(hostname.toLowerCase());
+}

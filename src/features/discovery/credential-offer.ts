@@ -1,0 +1,92 @@
+// Which credentials a connector offers an address, in order: the one that last worked there, then
+// those listed on the target, then those whose match pattern covers the address. Secrets are
+// revealed once per run and only in this process.
+import type { Database } from '../../platform/postgres/postgres-client.js';
+import type { CredentialKind } from '../credentials/credential-kinds.js';
+import { patternCovers } from '../credentials/credential-match.js';
+import type { CredentialService, RevealedCredential } from '../credentials/credential-service.js';
+import type { HostStateStore } from './host-state-store.js';
+import type { RunError } from './run-store.js';
+
+export const METHOD_KINDS = { SSH: ['SSH_KEY', 'SSH_PASSWORD'], SNMP: ['SNMP_V3', 'SNMP_V2C'] } as const satisfies Record<string, CredentialKind[]>;
+export type CredentialMethod = keyof typeof METHOD_KINDS;
+
+interface Candidate {
+  id: string;
+  name: string;
+  kind: CredentialKind;
+  matchPatterns: string[];
+}
+
+export interface Offer {
+  credentials: RevealedCredential[];
+  errors: RunError[];
+}
+
+/** The credentials of one run and method: candidates read once, secrets revealed once each. */
+export class RunCredentials {
+  private readonly revealed = new Map<string, Promise<RevealedCredential | Error>>();
+
+  constructor(
+    private readonly method: CredentialMethod,
+    private readonly listed: string[],
+    private readonly candidates: Candidate[],
+    private readonly vault: CredentialService,
+    private readonly hostState: HostStateStore,
+  ) {}
+
+  /** No credential of the method exists for this run: the method is not tried at all. */
+  isEmpty(): boolean {
+    return this.candidates.length === 0;
+  }
+
+  async offer(address: string, hostname: string | undefined): Promise<Offer> {
+    const remembered = await this.hostState.rememberedCredential(address, this.method);
+    const byId = new Map(this.candidates.map((c) => [c.id, c]));
+    const ordered = [
+      ...(remembered && byId.has(remembered) ? [remembered] : []),
+      ...this.listed.filter((id) => byId.has(id)),
+      ...this.candidates.filter((c) => c.matchPatterns.some((p) => patternCovers(p, address, hostname))).map((c) => c.id),
+    ];
+    const credentials: RevealedCredential[] = [];
+    const errors: RunError[] = [];
+    for (const id of new Set(ordered)) {
+      const result = await this.reveal(id);
+      if (result instanceof Error) {
+        const name = byId.get(id)?.name ?? id;
+        errors.push({ address, method: this.method, stage: 'authenticate', code: 'CREDENTIAL_UNREADABLE', message: `Credential "${name}" could not be decrypted with the configured vault keys.` });
+      } else credentials.push(result);
+    }
+    if (credentials.length === 0 && errors.length === 0) {
+      errors.push({ address, method: this.method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${METHOD_KINDS[this.method].join(' or ')} credential is listed on the target or matches ${address}.` });
+    }
+    return { credentials, errors };
+  }
+
+  private reveal(id: string): Promise<RevealedCredential | Error> {
+    let pending = this.revealed.get(id);
+    if (!pending) {
+      pending = this.vault.reveal(id).catch((error: unknown) => (error instanceof Error ? error : new Error('unreadable')));
+      this.revealed.set(id, pending);
+    }
+    return pending;
+  }
+}
+
+export class CredentialOffer {
+  constructor(
+    private readonly db: Database,
+    private readonly vault: CredentialService,
+    private readonly hostState: HostStateStore,
+  ) {}
+
+  /** The candidates of a run: the target's listed credentials and every one with a match pattern, of the method's kinds. */
+  async forRun(method: CredentialMethod, listed: string[]): Promise<RunCredentials> {
+    const candidates: Candidate[] = await this.db('credentials')
+      .select('id', 'name', 'kind', 'match_patterns as matchPatterns')
+      .whereIn('kind', METHOD_KINDS[method])
+      .where((w) => w.whereIn('id', listed).orWhereRaw('cardinality(match_patterns) > 0'))
+      .orderBy('name');
+    return new RunCredentials(method, listed, candidates, this.vault, this.hostState);
+  }
+}

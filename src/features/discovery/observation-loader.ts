@@ -1,0 +1,207 @@
+// The load steps of a run: the observations of each address merged into one host (SSH and SNMP
+// see one asset), then reconcile identity, load graph and load sub-records through the import
+// path; then the COMMUNICATES_WITH edges between known hosts, the retirement of what complete
+// observations no longer show, and each targeted asset's scan outcome.
+import os from 'node:os';
+import type { BundleAsset, BundleRelationship, ImportBundle, ImportService } from '../import/import-service.js';
+import type { IdentityStore } from '../import/identity-store.js';
+import type { LoadGraphRepository, RelationshipWrite } from '../import/load-graph-repository.js';
+import type { MatchRule } from '../import/asset-identity.js';
+import type { SubRecordStore } from '../subrecords/sub-record-store.js';
+import type { HostObservation, ScanMethod } from './host-observation.js';
+import type { HostStateStore, RunHost } from './host-state-store.js';
+import type { RunError, RunSummary } from './run-store.js';
+import type { ScanGraphRepository, ScanOutcome } from './scan-graph-repository.js';
+
+export const DISCOVERY_SOURCE = 'discovery';
+const DISCOVERY_ACTOR = { kind: 'SYSTEM' as const, name: 'discovery' };
+
+/** What a run learnt of one address. */
+export interface AddressResult {
+  address: string;
+  /** The address answered (a port, SSH or SNMP). */
+  responding: boolean;
+  hostname?: string;
+  openPorts: number[];
+  /** Methods asked to inventory it (SSH, SNMP): which ran, which got in. */
+  attempted: ScanMethod[];
+  observations: HostObservation[];
+  errors: RunError[];
+}
+
+const STRONGER_TYPES = new Set(['NETWORK_DEVICE', 'PRINTER']);
+
+/** One host from the observations of one address: SSH's view of a host, SNMP's of a switch or printer. */
+export function mergeObservations(observations: HostObservation[]): HostObservation {
+  const ordered = [...observations].sort((a, b) => (a.method === 'SSH' ? -1 : 1) - (b.method === 'SSH' ? -1 : 1));
+  const [first, ...rest] = ordered as [HostObservation, ...HostObservation[]];
+  const merged: HostObservation = { ...first, attributes: { ...first.attributes }, complete: new Set(first.complete), interfaces: [...first.interfaces] };
+  for (const other of rest) {
+    if (STRONGER_TYPES.has(other.assetType)) merged.assetType = other.assetType;
+    for (const field of ['hostname', 'fqdn', 'vendor', 'model', 'serialNumber'] as const) merged[field] ??= other[field];
+    merged.attributes = { ...other.attributes, ...merged.attributes };
+    merged.macAddresses = [...new Set([...merged.macAddresses, ...other.macAddresses])];
+    merged.ipAddresses = [...new Set([...merged.ipAddresses, ...other.ipAddresses])];
+    const names = new Set(merged.interfaces.map((i) => i.name));
+    merged.interfaces.push(...other.interfaces.filter((i) => !names.has(i.name)));
+    merged.neighbors = [...merged.neighbors, ...other.neighbors];
+    merged.fdb = [...merged.fdb, ...other.fdb];
+    for (const scope of other.complete) merged.complete.add(scope);
+  }
+  return merged;
+}
+
+function outcomeOf(result: AddressResult): ScanOutcome {
+  const gotIn = new Set(result.observations.map((o) => o.method));
+  if (result.attempted.length === 0) return result.responding ? 'SUCCESS' : 'FAILED';
+  if (gotIn.size === 0) return 'FAILED';
+  return gotIn.size < result.attempted.length || result.errors.length > 0 ? 'PARTIAL' : 'SUCCESS';
+}
+
+const appKey = (address: string, id: string) => `${address}#${id}`;
+
+/** The addresses of this machine: the connector's own SSH session shows among a host's connections. */
+function ownAddresses(): Set<string> {
+  return new Set(Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
+}
+
+export class ObservationLoader {
+  constructor(
+    private readonly importer: ImportService,
+    private readonly identities: IdentityStore,
+    private readonly graph: LoadGraphRepository,
+    private readonly scans: ScanGraphRepository,
+    private readonly subRecords: SubRecordStore,
+    private readonly hostState: HostStateStore,
+  ) {}
+
+  async load(runId: string, results: AddressResult[], sshPort: number, observedAt: string): Promise<RunSummary> {
+    const inventoried = results.filter((r) => r.observations.length > 0);
+    const swept = results.filter((r) => r.observations.length === 0);
+    const hosts = new Map(inventoried.map((r) => [r.address, mergeObservations(r.observations)]));
+
+    // Addresses that only answered the sweep: an unknown one becomes an UNKNOWN_ENDPOINT, a known one
+    // keeps what other connectors said of it.
+    const known = await this.identities.lookup(swept.map((r) => ({ rule: 'IP_ADDRESS' as const, value: r.address })));
+    const endpoints = swept.filter((r) => r.responding && !known.has(`IP_ADDRESS:${r.address}`));
+    const bundle = this.bundle([...hosts.values()], endpoints, results, observedAt);
+    const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle) : { assets: [], created: 0 };
+    const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(imported.assets.map((a) => [a.key, a]));
+
+    const touched = swept.flatMap((r) => {
+      const hit = known.get(`IP_ADDRESS:${r.address}`);
+      return hit ? [{ address: r.address, id: hit.assetId }] : [];
+    });
+    await this.scans.touch(touched.filter((t) => results.find((r) => r.address === t.address)?.responding).map((t) => t.id), DISCOVERY_SOURCE, observedAt);
+
+    await this.communications(hosts, ids, sshPort, observedAt);
+    await this.retire(hosts, ids, observedAt);
+
+    const runHosts: RunHost[] = [];
+    for (const r of results) {
+      const own = ids.get(r.address);
+      const id = own?.id ?? known.get(`IP_ADDRESS:${r.address}`)?.assetId;
+      if (!id || (!own && !r.responding && r.attempted.length === 0 && !known.has(`IP_ADDRESS:${r.address}`))) continue;
+      runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...new Set(r.observations.map((o) => o.method))], outcome: outcomeOf(r) });
+    }
+    await this.scans.setOutcomes(runHosts.map((h) => ({ id: h.assetId, outcome: h.outcome })), observedAt);
+    await this.hostState.recordRunHosts(runId, runHosts);
+    const created = imported.assets.filter((a) => a.created && !a.key.includes('#')).length;
+    return {
+      hostsResponding: results.filter((r) => r.responding || r.observations.length > 0).length,
+      assetsCreated: created,
+      assetsUpdated: runHosts.filter((h) => !h.created && results.find((r) => r.address === h.address)?.responding).length,
+    };
+  }
+
+  private bundle(hosts: HostObservation[], endpoints: AddressResult[], results: AddressResult[], observedAt: string): ImportBundle {
+    const openPorts = new Map(results.map((r) => [r.address, r.openPorts]));
+    const assets: BundleAsset[] = [];
+    const relationships: BundleRelationship[] = [];
+    const bundle: Required<Omit<ImportBundle, 'observedAt'>> & { observedAt: string } = {
+      source: DISCOVERY_SOURCE, observedAt, assets, relationships, software: [], services: [], processes: [], interfaces: [], neighbors: [], fdb: [],
+    };
+    for (const h of hosts) {
+      const key = h.address;
+      const ports = openPorts.get(key) ?? [];
+      assets.push({
+        key,
+        assetType: h.assetType,
+        displayName: h.hostname ?? h.fqdn ?? h.address,
+        ...(h.hostname ? { hostname: h.hostname } : {}),
+        ...(h.fqdn ? { fqdn: h.fqdn } : {}),
+        ...(h.vendor ? { vendor: h.vendor } : {}),
+        ...(h.model ? { model: h.model } : {}),
+        ...(h.serialNumber ? { serialNumber: h.serialNumber } : {}),
+        macAddresses: h.macAddresses,
+        ipAddresses: h.ipAddresses,
+        customAttributes: { ...h.attributes, ...(ports.length ? { openPorts: ports.join(',') } : {}) },
+      });
+      for (const app of h.applications) {
+        assets.push({
+          key: appKey(key, app.id),
+          assetType: 'SOFTWARE',
+          displayName: app.name,
+          ...(app.vendor ? { vendor: app.vendor } : {}),
+          customAttributes: { catalogueId: app.id, ...(app.version ? { version: app.version } : {}), ...(app.listenPorts.length ? { listenPorts: app.listenPorts.join(',') } : {}) },
+        });
+        relationships.push({ type: 'RUNS_ON', source: appKey(key, app.id), target: key });
+      }
+      bundle.software.push(...h.software.map((p) => ({ ...p, asset: key })));
+      bundle.services.push(...h.services.map((s) => ({ ...s, asset: key })));
+      // The process set of a host is replaced as a whole: only by a complete ps.
+      if (h.complete.has('processes')) {
+        bundle.processes.push(...h.processes.map(({ application, ...p }) => ({ ...p, asset: key, ...(application ? { software: appKey(key, application) } : {}) })));
+      }
+      bundle.interfaces.push(...h.interfaces.map((i) => ({ ...i, asset: key })));
+      bundle.neighbors.push(...h.neighbors.map((n) => ({ ...n, asset: key })));
+      bundle.fdb.push(...h.fdb.map((f) => ({ ...f, asset: key })));
+    }
+    for (const r of endpoints) {
+      assets.push({
+        key: r.address,
+        assetType: 'UNKNOWN_ENDPOINT',
+        displayName: r.hostname ?? r.address,
+        ...(r.hostname ? { hostname: r.hostname } : {}),
+        ipAddresses: [r.address],
+        customAttributes: { openPorts: r.openPorts.join(',') },
+      });
+    }
+    return bundle;
+  }
+
+  /**
+   * COMMUNICATES_WITH from client to server for each established connection between two known
+   * hosts. The server end is the one listening on the port; the connector's own session is left out.
+   */
+  private async communications(hosts: Map<string, HostObservation>, ids: Map<string, { id: string }>, sshPort: number, observedAt: string): Promise<void> {
+    const own = ownAddresses();
+    const remoteIps = [...hosts.values()].flatMap((h) => h.connections.map((c) => c.remoteAddress));
+    const known = await this.identities.lookup([...new Set(remoteIps)].map((value) => ({ rule: 'IP_ADDRESS' as const, value })));
+    const idOfIp = (ip: string) => known.get(`IP_ADDRESS:${ip}`)?.assetId;
+    const edges = new Map<string, RelationshipWrite>();
+    for (const [address, h] of hosts) {
+      const self = ids.get(address)?.id;
+      if (!self || !h.complete.has('connections')) continue;
+      const listening = new Set(h.services.flatMap((s) => (s.listenPorts ?? []).map((p) => p.port)));
+      for (const c of h.connections) {
+        if (c.localPort === sshPort && own.has(c.remoteAddress)) continue;
+        const remote = idOfIp(c.remoteAddress);
+        if (!remote || remote === self) continue;
+        const [source, target] = listening.has(c.localPort) ? [remote, self] : [self, remote];
+        edges.set(`${source}>${target}`, { type: 'COMMUNICATES_WITH', source, target });
+      }
+    }
+    await this.graph.mergeRelationships([...edges.values()], DISCOVERY_SOURCE, observedAt);
+  }
+
+  /** What a complete observation no longer shows is retired; an incomplete scope keeps its data. */
+  private async retire(hosts: Map<string, HostObservation>, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
+    const scoped = (scope: 'software' | 'services' | 'connections') =>
+      [...hosts].flatMap(([address, h]) => (h.complete.has(scope) && ids.get(address) ? [ids.get(address)?.id as string] : []));
+    const at = new Date(observedAt);
+    await this.subRecords.retirePackages(scoped('software'), DISCOVERY_SOURCE, at);
+    await this.subRecords.retireServices(scoped('services'), 'SSH', at);
+    await this.scans.retireCommunications(scoped('connections'), DISCOVERY_SOURCE, observedAt);
+  }
+}

@@ -1,0 +1,231 @@
+// The SSH connector: log in with the credentials offered (key or password), with the host key
+// pinned at first contact and a changed key refused; run the fixed inventory commands one at a
+// time, each bounded in bytes and time; parse what they print into a host observation. A scope
+// whose command failed is left out of `complete`, so that its old data is kept.
+import { createHash } from 'node:crypto';
+import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { RevealedCredential } from '../../credentials/credential-service.js';
+import { recogniseApplications } from '../application-catalogue.js';
+import { emptyObservation, type ConnectorResult, type HostObservation, type ObservedScope } from '../host-observation.js';
+import type { PinnedKey } from '../host-state-store.js';
+import type { RunError } from '../run-store.js';
+import type { ScanErrorCode } from '../scan-error-codes.js';
+import { LINUX_COMMANDS, type LinuxCommand } from './linux-commands.js';
+import {
+  buildServices, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp, parsePackages, parseProcesses, parseSystemd,
+} from './linux-parsers.js';
+
+export interface SshOptions {
+  port: number;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  outputMaxBytes: number;
+  /** The host's deadline (epoch ms): past it, no further command starts. */
+  deadline: number;
+}
+
+/** The pinned keys, read and written by the connector. */
+export interface HostKeys {
+  pinnedKey(address: string, port: number): Promise<PinnedKey | undefined>;
+  pin(address: string, port: number, key: PinnedKey): Promise<void>;
+}
+
+interface CommandOutput {
+  stdout: string;
+  error?: { code: ScanErrorCode; message: string };
+}
+
+class ConnectFailure extends Error {
+  constructor(readonly code: ScanErrorCode, message: string, readonly final: boolean) {
+    super(message);
+  }
+}
+
+/** Type and SHA256 fingerprint (as OpenSSH prints it) of a host key blob. */
+export function describeHostKey(blob: Buffer): PinnedKey {
+  const length = blob.length >= 4 ? blob.readUInt32BE(0) : 0;
+  const keyType = blob.subarray(4, 4 + Math.min(length, 64)).toString('latin1');
+  return { keyType, fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}` };
+}
+
+const NETWORK_CODES: Record<string, ScanErrorCode> = {
+  ECONNREFUSED: 'CONNECTION_REFUSED',
+  ETIMEDOUT: 'CONNECTION_TIMEOUT',
+  EHOSTUNREACH: 'HOST_UNREACHABLE',
+  ENETUNREACH: 'HOST_UNREACHABLE',
+  EHOSTDOWN: 'HOST_UNREACHABLE',
+  ENOTFOUND: 'DNS_FAILURE',
+  EAI_AGAIN: 'DNS_FAILURE',
+};
+
+function connectOnce(address: string, credential: RevealedCredential, options: SshOptions, keys: HostKeys): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    let keyChanged: PinnedKey | undefined;
+    const username = String(credential.settings.username);
+    const auth: Partial<ConnectConfig> = credential.kind === 'SSH_KEY'
+      ? { privateKey: credential.secrets.privateKey, ...(credential.secrets.passphrase ? { passphrase: credential.secrets.passphrase } : {}) }
+      : { password: credential.secrets.password };
+    client.once('ready', () => resolve(client));
+    client.once('error', (error: Error & { code?: string; level?: string }) => {
+      client.end();
+      if (keyChanged) {
+        reject(new ConnectFailure('HOST_KEY_CHANGED', `The host key of ${address}:${options.port} is now ${keyChanged.keyType} ${keyChanged.fingerprint}, not the one pinned at first contact; not logged in. If the host was rebuilt, delete its pinned key.`, true));
+      } else if (error.level === 'client-authentication') {
+        reject(new ConnectFailure('SSH_AUTH_FAILED', `Credential "${credential.name}" (user ${username}) was refused.`, false));
+      } else if (error.code && NETWORK_CODES[error.code]) {
+        reject(new ConnectFailure(NETWORK_CODES[error.code] as ScanErrorCode, `${address}:${options.port}: ${error.code}.`, true));
+      } else if (error.level === 'client-timeout' || /timed out/i.test(error.message)) {
+        reject(new ConnectFailure('CONNECTION_TIMEOUT', `${address}:${options.port} did not complete the SSH handshake within ${options.connectTimeoutMs} ms.`, true));
+      } else {
+        reject(new ConnectFailure('SSH_PROTOCOL_ERROR', `The SSH handshake with ${address}:${options.port} failed: ${error.message.split('\n')[0]?.slice(0, 200)}`, true));
+      }
+    });
+    client.connect({
+      host: address,
+      port: options.port,
+      username,
+      ...auth,
+      readyTimeout: options.connectTimeoutMs,
+      tryKeyboard: false,
+      hostVerifier: (blob: Buffer, verify: (valid: boolean) => void) => {
+        const seen = describeHostKey(blob);
+        keys.pinnedKey(address, options.port).then(async (pinned) => {
+          if (pinned && pinned.fingerprint !== seen.fingerprint) {
+            keyChanged = seen;
+            verify(false);
+            return;
+          }
+          await keys.pin(address, options.port, seen);
+          verify(true);
+        }, () => verify(false));
+      },
+    } as ConnectConfig);
+  });
+}
+
+/** Runs one fixed command, reading at most outputMaxBytes within commandTimeoutMs (or the host's deadline). */
+function runCommand(client: Client, name: LinuxCommand, options: SshOptions): Promise<CommandOutput> {
+  return new Promise((resolve) => {
+    const limit = Math.min(options.commandTimeoutMs, options.deadline - Date.now());
+    if (limit <= 0) {
+      resolve({ stdout: '', error: { code: 'HOST_TIMEOUT', message: `The per-host time-out ended before "${name}" could run.` } });
+      return;
+    }
+    client.exec(LINUX_COMMANDS[name], (error, channel: ClientChannel) => {
+      if (error) {
+        resolve({ stdout: '', error: { code: 'COMMAND_FAILED', message: `"${name}" could not start: ${error.message.slice(0, 200)}` } });
+        return;
+      }
+      const out: Buffer[] = [];
+      let bytes = 0;
+      let stderr = '';
+      let ended = false;
+      const finish = (result: CommandOutput) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        channel.close();
+        resolve(result);
+      };
+      const timer = setTimeout(() => finish({ stdout: '', error: { code: 'COMMAND_TIMEOUT', message: `"${name}" did not finish within ${limit} ms.` } }), limit);
+      channel.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > options.outputMaxBytes) finish({ stdout: '', error: { code: 'OUTPUT_LIMIT_EXCEEDED', message: `"${name}" printed more than ${options.outputMaxBytes} bytes; its data is left incomplete.` } });
+        else out.push(chunk);
+      });
+      channel.stderr.on('data', (chunk: Buffer) => {
+        if (stderr.length < 2000) stderr += chunk.toString('utf8');
+      });
+      channel.on('close', (code: number | null) => {
+        const stdout = Buffer.concat(out).toString('utf8');
+        if (code === 0 || code === null) finish({ stdout });
+        else if (/permission denied|operation not permitted|access denied/i.test(stderr)) {
+          finish({ stdout, error: { code: 'COMMAND_PERMISSION_DENIED', message: `"${name}" was refused for lack of permission (exit ${code}).` } });
+        } else finish({ stdout, error: { code: 'COMMAND_FAILED', message: `"${name}" exited with ${code}${code === 127 ? ' (not installed)' : ''}.` } });
+      });
+    });
+  });
+}
+
+/** Logs in with the first credential that works; host key, network and protocol failures end the attempt at once. */
+async function login(address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
+  const refused: string[] = [];
+  for (const credential of credentials) {
+    try {
+      return { client: await connectOnce(address, credential, options, keys), credential };
+    } catch (error) {
+      const failure = error instanceof ConnectFailure ? error : new ConnectFailure('SSH_PROTOCOL_ERROR', 'The SSH connection failed.', true);
+      if (failure.final) return [{ address, method: 'SSH', stage: failure.code === 'HOST_KEY_CHANGED' ? 'verify-host-key' : 'connect', code: failure.code, message: failure.message }];
+      refused.push(failure.message);
+    }
+  }
+  return [{ address, method: 'SSH', stage: 'authenticate', code: 'SSH_AUTH_FAILED', message: `Every credential offered was refused: ${refused.join(' ')}`.slice(0, 1000) }];
+}
+
+export async function collectSsh(address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<ConnectorResult> {
+  const session = await login(address, credentials, options, keys);
+  if (Array.isArray(session)) return { errors: session };
+  const { client, credential } = session;
+  const errors: RunError[] = [];
+  const outputs = new Map<LinuxCommand, string | undefined>();
+  try {
+    for (const name of Object.keys(LINUX_COMMANDS) as LinuxCommand[]) {
+      const result = await runCommand(client, name, options);
+      if (result.error) errors.push({ address, method: 'SSH', stage: `collect:${name}`, code: result.error.code, message: result.error.message });
+      outputs.set(name, result.error ? undefined : result.stdout);
+    }
+  } finally {
+    client.end();
+  }
+  return { observation: normalise(address, outputs), errors, credentialId: credential.id };
+}
+
+/** The observation from the commands' outputs; a scope is complete only when all its commands answered. */
+function normalise(address: string, outputs: Map<LinuxCommand, string | undefined>): HostObservation {
+  const facts = parseFacts(outputs.get('facts') ?? '');
+  const observation = emptyObservation(address, 'SSH', facts.assetType);
+  Object.assign(observation, {
+    ...(facts.hostname ? { hostname: facts.hostname } : {}),
+    ...(facts.fqdn ? { fqdn: facts.fqdn } : {}),
+    ...(facts.vendor ? { vendor: facts.vendor } : {}),
+    ...(facts.model ? { model: facts.model } : {}),
+    ...(facts.serialNumber ? { serialNumber: facts.serialNumber } : {}),
+    attributes: facts.attributes,
+  });
+  const complete = (scope: ObservedScope, ...commands: LinuxCommand[]) => {
+    if (commands.every((c) => outputs.get(c) !== undefined)) observation.complete.add(scope);
+  };
+  const packages = parsePackages(outputs.get('packages') ?? '');
+  observation.software = packages ?? [];
+  if (packages) complete('software', 'packages');
+
+  const psOutput = outputs.get('processes');
+  const processes = psOutput !== undefined ? parseProcesses(psOutput, outputs.get('processNames') ?? '') : [];
+  const listening = parseListening(outputs.get('listening') ?? '');
+  const { applications, processApplication } = recogniseApplications(observation.software, processes, listening);
+  observation.applications = applications;
+  observation.processes = processes.map(({ unit: _unit, ...p }) => ({
+    ...p,
+    sourceConnector: 'SSH',
+    ...(processApplication.has(p.pid) ? { application: processApplication.get(p.pid) } : {}),
+  }));
+  complete('processes', 'processes', 'processNames');
+
+  observation.services = buildServices(parseSystemd(outputs.get('systemd') ?? ''), processes, listening);
+  complete('services', 'systemd', 'processes', 'listening');
+
+  const interfaces = parseInterfaces(outputs.get('interfaces') ?? '');
+  observation.interfaces = interfaces ?? [];
+  if (interfaces) complete('interfaces', 'interfaces');
+  observation.macAddresses = [...new Set(observation.interfaces.flatMap((i) => (i.macAddress ? [i.macAddress] : [])))];
+  observation.ipAddresses = [...new Set([address, ...observation.interfaces.flatMap((i) => i.ipAddresses ?? [])])];
+
+  const neighbors = parseLldp(outputs.get('lldp') ?? '');
+  observation.neighbors = neighbors ?? [];
+  if (neighbors) complete('neighbors', 'lldp');
+
+  observation.connections = parseEstablished(outputs.get('connections') ?? '');
+  complete('connections', 'connections');
+  return observation;
+}

@@ -1,0 +1,237 @@
+// Discovery over SSH against real hosts: network namespaces with Debian's sshd, lldpd and
+// redis-server (test/support/test-network.ts).
+import { execFileSync } from 'node:child_process';
+import type { ApiClient } from '../support/api-client.js';
+import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
+import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, type TestNetwork } from '../support/test-network.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+
+const unavailable = await networkUnavailable();
+if (unavailable) process.stderr.write(`\nSSH discovery tests not run: ${unavailable}.\n`);
+const describePeers = unavailable ? describe.skip : describe;
+
+const dpkgVersion = (pkg: string) => execFileSync('dpkg-query', ['-W', '-f', '${Version}', pkg]).toString();
+
+describePeers('discovery over SSH against namespace hosts', () => {
+  let network: TestNetwork;
+  let service: TestService;
+  let p: Principals;
+  let api: ApiClient;
+  let credentialId: string;
+  let h1: string;
+  let h2: string;
+  let sw: string;
+
+  beforeAll(async () => {
+    network = await startTestNetwork();
+    [h1, h2, sw] = [network.hosts.h1.address, network.hosts.h2.address, network.hosts.sw.address];
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoverySweepPorts: '22,6379', discoveryConnectTimeoutMs: 1000 });
+    p = await createPrincipals(service.url);
+    api = p.discoveryAdminSession;
+    const created = await api.post('/api/v1/credentials', {
+      name: 'scan password', kind: 'SSH_PASSWORD', matchPatterns: ['10.77.0.0/24'], settings: { username: SCAN_USER }, secrets: { password: SCAN_PASSWORD },
+    });
+    expect(created.status).toBe(201);
+    credentialId = created.body.data.id;
+  }, 120_000);
+  afterAll(async () => {
+    await service?.stop();
+    await network?.stop();
+  });
+
+  const db = () => service.running.container.db;
+  const scan = async (name: string, addresses: string[], extra: object = {}) => {
+    const targets = (await api.get(`/api/v1/discovery/targets?size=1000`)).body.data as { id: string; name: string }[];
+    let id = targets.find((t) => t.name === name)?.id;
+    if (!id) id = (await api.post('/api/v1/discovery/targets', { name, addresses, methods: ['SWEEP', 'SSH'], ...extra })).body.data.id;
+    const queued = await api.post(`/api/v1/discovery/targets/${id}/scan`);
+    expect(queued.status).toBe(202);
+    for (let i = 0; i < 600; i++) {
+      const run = (await api.get(`/api/v1/discovery/runs/${queued.body.data.id}`)).body.data;
+      if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error('the run did not finish');
+  };
+  const assetAt = async (ip: string) => {
+    const hosts = (await api.get('/api/v1/assets?category=HOST&size=100')).body.data as { id: string; ipAddresses: string[] }[];
+    return hosts.find((h) => h.ipAddresses.includes(ip)) as Record<string, unknown> & { id: string };
+  };
+
+  /** Everything the scans wrote, without the times that a scan is allowed to move. */
+  const state = async () => {
+    const assets = (await api.get('/api/v1/assets?size=1000&sort=displayName,asc')).body.data.map(
+      ({ lastSeenAt: _l, lastScanAt: _s, updatedAt: _u, ...a }: Record<string, unknown>) => a,
+    );
+    const relationships = (await api.get('/api/v1/relationships?size=1000')).body.data.map(({ lastSeenAt: _l, ...r }: Record<string, unknown>) => r);
+    const rows = async (table: string, columns: string[], order: string[]) => db()(table).select(columns).orderBy(order);
+    return {
+      assets,
+      relationships: relationships.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id)),
+      packages: await rows('software_packages', ['id', 'asset_id', 'package_name', 'version', 'first_seen_at'], ['asset_id', 'package_name']),
+      services: await rows('discovered_services', ['id', 'asset_id', 'service_name', 'listen_ports', 'state', 'first_seen_at'], ['asset_id', 'service_name']),
+      processes: await rows('running_processes', ['asset_id', 'pid', 'ppid', 'process_name', 'command_line', 'username', 'software_asset_id', 'source_connector'], ['asset_id', 'pid']),
+      interfaces: await rows('network_interfaces', ['id', 'asset_id', 'name', 'mac_address', 'ip_addresses', 'oper_status', 'mtu', 'first_seen_at'], ['asset_id', 'name']),
+      connections: await rows('interface_connections', ['source_interface_id', 'target_interface_id', 'discovered_via', 'confidence', 'first_seen_at'], ['source_interface_id', 'target_interface_id']),
+    };
+  };
+
+  it('inventories the hosts: assets, applications, packages, processes, services, interfaces, LLDP connections and TCP peers', async () => {
+    const run = await scan('lab', ['10.77.0.11-13']);
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { done: 3, total: 3 }, summary: { hostsResponding: 3, assetsCreated: 3, errors: 0 }, errors: [] });
+
+    const host1 = await assetAt(h1);
+    const host2 = await assetAt(h2);
+    const hostSw = await assetAt(sw);
+    const macOf = async (host: 'h1' | 'h2' | 'sw') => (await network.hosts[host].exec('cat /sys/class/net/eth0/address')).trim();
+    for (const [asset, name] of [[host1, 'h1'], [host2, 'h2'], [hostSw, 'sw']] as const) {
+      expect(asset).toMatchObject({ hostname: name, displayName: name, lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0, sources: ['discovery'] });
+      expect(asset.macAddresses).toContain(await macOf(name));
+    }
+    // Namespaces share this machine's kernel and files: its classification is theirs.
+    const kernel = execFileSync('uname', ['-r']).toString().trim();
+    expect(JSON.parse(host1.customAttributes as string)).toMatchObject({ kernel, osName: expect.stringContaining('Debian'), openPorts: '22' });
+    expect(JSON.parse(host2.customAttributes as string)).toMatchObject({ openPorts: '22,6379' });
+
+    // Applications: Redis on h2 with its package's version, the SSH server everywhere.
+    const software = (await api.get('/api/v1/assets?type=SOFTWARE&size=100')).body.data as { id: string; displayName: string; parent: { id: string } | null; customAttributes: string }[];
+    const redis = software.filter((s) => s.displayName === 'Redis');
+    expect(redis).toHaveLength(1);
+    expect(redis[0]?.parent?.id).toBe(host2.id);
+    expect(JSON.parse(redis[0]?.customAttributes as string)).toMatchObject({ catalogueId: 'redis', version: dpkgVersion('redis-server'), listenPorts: '6379' });
+    expect(software.filter((s) => s.displayName === 'OpenSSH server').map((s) => s.parent?.id).sort()).toEqual([host1.id, host2.id, hostSw.id].sort());
+
+    // Packages: this machine's dpkg database, as every namespace host sees it.
+    const installed = execFileSync('dpkg-query', ['-W', '-f', '${db:Status-Abbrev}\n']).toString().split('\n').filter((l) => l.startsWith('ii')).length;
+    const packages = await db()('software_packages').where({ asset_id: host1.id });
+    expect(packages).toHaveLength(installed);
+    expect(packages.find((r: { package_name: string }) => r.package_name === 'openssh-server')).toMatchObject({ version: dpkgVersion('openssh-server'), package_manager: 'dpkg', source: 'discovery' });
+
+    // Processes: the host's own (its PID namespace), never the connector's session; Redis's process carries its asset.
+    const processes = await db()('running_processes').where({ asset_id: host2.id });
+    const names = processes.map((r: { process_name: string }) => r.process_name).sort();
+    expect(names).toEqual(expect.arrayContaining(['lldpd', 'perl', 'redis-server', 'sshd']));
+    expect(processes.some((r: { command_line: string }) => /^sshd: invscan|^ps -eo/.test(r.command_line))).toBe(false);
+    expect(processes.find((r: { process_name: string }) => r.process_name === 'redis-server')).toMatchObject({ software_asset_id: redis[0]?.id, source_connector: 'SSH' });
+
+    // Services: no systemd in the namespace hosts, so one per listening program.
+    const services = await db()('discovered_services').where({ asset_id: host2.id }).orderBy('service_name');
+    expect(services.map((s: { service_name: string; listen_ports: unknown }) => [s.service_name, s.listen_ports])).toEqual([
+      ['redis-server', [{ protocol: 'tcp', port: 6379 }]],
+      ['sshd', [{ protocol: 'tcp', port: 22 }]],
+    ]);
+
+    // Interfaces with MAC, addresses and state; the cables to the switch from LLDP, seen from both ends.
+    const eth0 = await db()('network_interfaces').where({ asset_id: host1.id, name: 'eth0' }).first();
+    expect(eth0).toMatchObject({ mac_address: await macOf('h1'), ip_addresses: [h1], oper_status: 'up', mtu: 1500 });
+    const cables = await db()('interface_connections as c')
+      .join('network_interfaces as a', 'a.id', 'c.source_interface_id')
+      .join('network_interfaces as b', 'b.id', 'c.target_interface_id')
+      .select('a.asset_id as aAsset', 'a.name as aPort', 'b.asset_id as bAsset', 'b.name as bPort', 'c.discovered_via as via');
+    const ends = cables.map((c: Record<string, string>) => [`${c.aAsset}:${c.aPort}`, `${c.bAsset}:${c.bPort}`].sort().join(' = '));
+    expect(ends.sort()).toEqual([
+      [`${host1.id}:eth1`, `${hostSw.id}:swp1`].sort().join(' = '),
+      [`${host2.id}:eth1`, `${hostSw.id}:swp2`].sort().join(' = '),
+    ].sort());
+    expect(cables.every((c: { via: string }) => c.via === 'LLDP')).toBe(true);
+
+    // h1's redis-cli holds a connection to h2's Redis: h1 COMMUNICATES_WITH h2, and nothing to the scanner.
+    const talks = (await api.get('/api/v1/relationships?type=COMMUNICATES_WITH')).body.data;
+    expect(talks).toEqual([expect.objectContaining({ sourceAssetId: host1.id, targetAssetId: host2.id, sources: ['discovery'] })]);
+
+    // The run records how each host was identified, and the credential is remembered per address.
+    const hosts = await db()('discovery_run_hosts').where({ run_id: run.id }).orderBy('address');
+    expect(hosts.map((h: Record<string, unknown>) => [h.address, h.created, h.matched_by, h.methods, h.outcome])).toEqual([
+      [h1, true, null, ['SSH'], 'SUCCESS'], [h2, true, null, ['SSH'], 'SUCCESS'], [sw, true, null, ['SSH'], 'SUCCESS'],
+    ]);
+    expect(await db()('discovery_address_credentials').where({ credential_id: credentialId }).count('* as c')).toEqual([{ c: '3' }]);
+  });
+
+  it('changes nothing but the seen-times on a second scan, and records the identity rule that matched', async () => {
+    const before = await state();
+    const run = await scan('lab', []);
+    expect(run).toMatchObject({ status: 'COMPLETED', summary: { hostsResponding: 3, assetsCreated: 0, assetsUpdated: 3, errors: 0 } });
+    expect(await state()).toEqual(before);
+    const hosts = await db()('discovery_run_hosts').where({ run_id: run.id });
+    expect(hosts.map((h: { created: boolean; matched_by: string }) => [h.created, h.matched_by])).toEqual([[false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS']]);
+  });
+
+  it('reports a refused password as SSH_AUTH_FAILED, fails the host and keeps its data', async () => {
+    const host1 = await assetAt(h1);
+    const packagesBefore = await db()('software_packages').where({ asset_id: host1.id }).count('* as c');
+    await api.put(`/api/v1/credentials/${credentialId}`, { secrets: { password: 'not-the-password' } });
+    try {
+      const run = await scan('h1 only', [h1]);
+      expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+      expect(run.errors).toEqual([{ address: h1, method: 'SSH', stage: 'authenticate', code: 'SSH_AUTH_FAILED', message: expect.stringContaining('scan password') }]);
+      expect(JSON.stringify(run)).not.toContain('not-the-password');
+      expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'FAILED', consecutiveScanFailures: 1 });
+      expect(await db()('software_packages').where({ asset_id: host1.id }).count('* as c')).toEqual(packagesBefore);
+    } finally {
+      await api.put(`/api/v1/credentials/${credentialId}`, { secrets: { password: SCAN_PASSWORD } });
+    }
+  });
+
+  it('reports a stopped sshd as CONNECTION_REFUSED and counts the failure', async () => {
+    await network.hosts.h1.stopSshd();
+    try {
+      const run = await scan('h1 only', [h1]);
+      expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+      expect(run.errors).toEqual([{ address: h1, method: 'SSH', stage: 'connect', code: 'CONNECTION_REFUSED', message: expect.any(String) }]);
+      expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'FAILED', consecutiveScanFailures: 2 });
+    } finally {
+      await network.hosts.h1.startSshd();
+    }
+    const run = await scan('h1 only', [h1]);
+    expect(run.status).toBe('COMPLETED');
+    expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0 });
+  });
+
+  it('refuses a changed host key, reports HOST_KEY_CHANGED and keeps the host\'s software, services and edges', async () => {
+    const host2 = await assetAt(h2);
+    const kept = async () => ({
+      packages: await db()('software_packages').where({ asset_id: host2.id }).count('* as c'),
+      services: await db()('discovered_services').where({ asset_id: host2.id }).select('service_name').orderBy('service_name'),
+      edges: (await api.get('/api/v1/relationships?type=COMMUNICATES_WITH')).body.total,
+    });
+    const before = await kept();
+    await network.hosts.h2.replaceHostKey();
+    const run = await scan('h2 only', [h2]);
+    expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+    expect(run.errors).toEqual([{ address: h2, method: 'SSH', stage: 'verify-host-key', code: 'HOST_KEY_CHANGED', message: expect.stringMatching(/ssh-ed25519 SHA256:\S+/) }]);
+    expect(await assetAt(h2)).toMatchObject({ lastScanOutcome: 'FAILED', consecutiveScanFailures: 1 });
+    expect(await kept()).toEqual(before);
+    // Once the operator removes the pinned key, the new one is pinned at the next contact.
+    await db()('ssh_host_keys').where({ address: h2 }).delete();
+    expect((await scan('h2 only', [h2])).status).toBe('COMPLETED');
+  });
+
+  it('marks a command refused for lack of permission as PARTIAL and keeps what that command gave before', async () => {
+    const host1 = await assetAt(h1);
+    const cablesBefore = await db()('interface_connections').count('* as c');
+    execFileSync('gpasswd', ['-d', SCAN_USER, 'adm'], { stdio: 'ignore' });
+    try {
+      const run = await scan('h1 only', [h1]);
+      expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+      expect(run.errors).toEqual([{ address: h1, method: 'SSH', stage: 'collect:lldp', code: 'COMMAND_PERMISSION_DENIED', message: expect.any(String) }]);
+      expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'PARTIAL' });
+      expect(await db()('interface_connections').count('* as c')).toEqual(cablesBefore);
+      expect(await db()('software_packages').where({ asset_id: host1.id }).count('* as c')).not.toEqual([{ c: '0' }]);
+    } finally {
+      execFileSync('usermod', ['-aG', 'adm', SCAN_USER]);
+    }
+  });
+
+  it('reports an address where nothing answers as HOST_UNREACHABLE and fails a known host there', async () => {
+    await network.hosts.h1.exec('ip link set eth0 down');
+    try {
+      const run = await scan('h1 and nothing', [h1, network.emptyAddress]);
+      expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+      expect(run.errors.map((e: { address: string; code: string }) => [e.address, e.code]).sort()).toEqual([[h1, 'HOST_UNREACHABLE'], [network.emptyAddress, 'HOST_UNREACHABLE']]);
+      expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'FAILED' });
+      expect((await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT')).body.total).toBe(0);
+    } finally {
+      await network.hosts.h1.exec('ip link set eth0 up');
+    }
+  });
+});

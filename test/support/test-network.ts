@@ -1,0 +1,215 @@
+// Real peers for the discovery tests: hosts in network namespaces, each with its own PID, mount
+// and UTS namespaces (so `ps` and `hostname` are its own), joined to this machine by a bridge, and
+// running Debian's real sshd and lldpd (and redis-server on one, for an application and a TCP
+// connection between two hosts). h1 and h2 are also cabled to the "switch" sw (veth pairs into a
+// Linux bridge), whose lldpd sees them as LLDP neighbours. Needs root (ip netns, unshare).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const PREFIX = 'invt';
+export const SUBNET = '10.77.0';
+export const SCAN_USER = 'invscan';
+export const SCAN_PASSWORD = 'scan-Password-1';
+const TOOLS = ['/usr/bin/sudo', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
+
+export interface TestHost {
+  name: string;
+  address: string;
+  /** The host's view of itself, as its commands print it. */
+  exec(command: string): Promise<string>;
+  startSshd(): Promise<void>;
+  stopSshd(): Promise<void>;
+  /** A new host key (as when a host is rebuilt), sshd restarted with it. */
+  replaceHostKey(): Promise<void>;
+}
+
+export interface TestNetwork {
+  hosts: Record<'h1' | 'h2' | 'sw', TestHost>;
+  /** The private key of SCAN_USER (OpenSSH format). */
+  privateKey: string;
+  /** An address on the subnet where nothing is. */
+  emptyAddress: string;
+  stop(): Promise<void>;
+}
+
+/** Why the namespace peers cannot run here, or undefined when they can. */
+export async function networkUnavailable(): Promise<string | undefined> {
+  if (process.getuid?.() !== 0) return 'the discovery peer tests need root (network namespaces); run them as root, as CI does';
+  for (const tool of TOOLS) {
+    try {
+      await run('test', ['-x', tool]);
+    } catch {
+      return `${tool} is missing; scripts/ensure-test-prerequisites.sh installs it when run as root`;
+    }
+  }
+  return undefined;
+}
+
+async function sh(command: string): Promise<string> {
+  const { stdout } = await run('sh', ['-c', command], { maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+async function quiet(command: string): Promise<void> {
+  await sh(command).catch(() => undefined);
+}
+
+/** Removes what an earlier run may have left: namespaces, links, their processes. */
+async function cleanUp(): Promise<void> {
+  const namespaces = (await sh('ip netns list').catch(() => '')).split('\n').map((l) => l.split(' ')[0] ?? '').filter((n) => n.startsWith(`${PREFIX}-`));
+  for (const ns of namespaces) {
+    await quiet(`ip netns pids ${ns} | xargs -r kill -9`);
+    await quiet(`ip netns del ${ns}`);
+  }
+  await quiet(`ip link del ${PREFIX}-br`);
+}
+
+const SUDOERS = `/etc/sudoers.d/${SCAN_USER}`;
+
+/** The scan account: a password, lldpctl through the adm group (Debian's lldpcli is setuid _lldpd, executable by adm), and `ss` as root through sudo (as an operator would set it up). */
+async function ensureScanUser(): Promise<void> {
+  await quiet(`id ${SCAN_USER} || useradd -M -d /tmp -s /bin/sh ${SCAN_USER}`);
+  await sh(`echo '${SCAN_USER}:${SCAN_PASSWORD}' | chpasswd && usermod -aG adm ${SCAN_USER}`);
+  await writeFile(SUDOERS, `${SCAN_USER} ALL=(root) NOPASSWD: /usr/bin/ss\n`, { mode: 0o440 });
+}
+
+interface HostSpec {
+  name: 'h1' | 'h2' | 'sw';
+  octet: number;
+  lldpPorts: string;
+  extra: string;
+}
+
+export async function startTestNetwork(): Promise<TestNetwork> {
+  await cleanUp();
+  await ensureScanUser();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'inventory-peers-'));
+  await chmod(dir, 0o755);
+  await sh(`ssh-keygen -q -t ed25519 -N '' -f ${dir}/scan_key && cp ${dir}/scan_key.pub ${dir}/authorized_keys && chmod 644 ${dir}/authorized_keys`);
+  const privateKey = await sh(`cat ${dir}/scan_key`);
+
+  const inits: ChildProcess[] = [];
+  const stop = async () => {
+    for (const child of inits) if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    await cleanUp();
+    await rm(dir, { recursive: true, force: true });
+    await rm(SUDOERS, { force: true });
+  };
+  try {
+    return await build(dir, inits, privateKey, stop);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function build(dir: string, inits: ChildProcess[], privateKey: string, stop: () => Promise<void>): Promise<TestNetwork> {
+  await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
+  const specs: HostSpec[] = [
+    { name: 'h1', octet: 11, lldpPorts: 'eth1', extra: '' },
+    { name: 'h2', octet: 12, lldpPorts: 'eth1', extra: `redis-server --bind ${SUBNET}.12 --port 6379 --save '' --appendonly no --daemonize no --protected-mode no > /dev/null 2>&1 &` },
+    { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
+  ];
+  const hosts = {} as TestNetwork['hosts'];
+  for (const spec of specs) {
+    const ns = `${PREFIX}-${spec.name}`;
+    await sh(`ip netns add ${ns} && ip -n ${ns} link set lo up`);
+    await sh(`ip link add ${PREFIX}-${spec.name}0 type veth peer name eth0 netns ${ns} && ip link set ${PREFIX}-${spec.name}0 master ${PREFIX}-br up`);
+    await sh(`ip -n ${ns} addr add ${SUBNET}.${spec.octet}/24 dev eth0 && ip -n ${ns} link set eth0 up`);
+  }
+  // The cables to the switch, and the switch's bridge over its two ports.
+  for (const [host, port] of [['h1', 'swp1'], ['h2', 'swp2']] as const) {
+    await sh(`ip link add eth1 netns ${PREFIX}-${host} type veth peer name ${port} netns ${PREFIX}-sw`);
+    await sh(`ip -n ${PREFIX}-${host} link set eth1 up && ip -n ${PREFIX}-sw link set ${port} up`);
+  }
+  await sh(`ip -n ${PREFIX}-sw link add br0 type bridge && ip -n ${PREFIX}-sw link set swp1 master br0 && ip -n ${PREFIX}-sw link set swp2 master br0 && ip -n ${PREFIX}-sw link set br0 up`);
+  await sh(`ip -n ${PREFIX}-h1 addr add 10.78.0.11/24 dev eth1 && ip -n ${PREFIX}-h2 addr add 10.78.0.12/24 dev eth1`);
+
+  for (const spec of specs) {
+    const ns = `${PREFIX}-${spec.name}`;
+    const hostDir = path.join(dir, spec.name);
+    await sh(`mkdir -p ${hostDir} && ssh-keygen -q -t ed25519 -N '' -f ${hostDir}/host_key`);
+    await writeFile(path.join(hostDir, 'sshd_config'), [
+      'Port 22', 'ListenAddress 0.0.0.0', `HostKey ${hostDir}/host_key`, 'PidFile /run/sshd.pid', 'UsePAM no', 'PasswordAuthentication yes',
+      'KbdInteractiveAuthentication no', 'PermitRootLogin no', `AuthorizedKeysFile ${dir}/authorized_keys`, 'StrictModes no', 'LogLevel ERROR', '',
+    ].join('\n'));
+    // The host's own init: a private /run (sshd's and lldpd's sockets and pid files), its daemons, then wait.
+    const init = [
+      `hostname ${spec.name}`,
+      'mount -t tmpfs tmpfs /run',
+      'mkdir -p /run/sshd /run/lldpd',
+      `/usr/sbin/sshd -f ${hostDir}/sshd_config`,
+      `/usr/sbin/lldpd -d -I ${spec.lldpPorts} > /dev/null 2>&1 &`,
+      spec.extra,
+      // pid 1 reaps orphans as a real init does (sshd's ended sessions would stay zombies otherwise).
+      "exec perl -e 'while (1) { sleep 1 if waitpid(-1, 0) <= 0 }'",
+    ].filter(Boolean).join('\n');
+    const child = spawn('ip', ['netns', 'exec', ns, 'unshare', '--pid', '--fork', '--mount-proc', '--uts', '--mount', '--propagation', 'private', 'sh', '-c', init], {
+      stdio: 'ignore',
+      detached: true,
+    });
+    inits.push(child);
+    // unshare forks the host's init (pid 1 inside); commands enter all of its namespaces.
+    const enter = async (command: string) => {
+      const initPid = (await sh(`pgrep -P ${child.pid}`)).trim().split('\n')[0];
+      return sh(`nsenter -t ${initPid} -a sh -c ${JSON.stringify(command)}`);
+    };
+    hosts[spec.name] = {
+      name: spec.name,
+      address: `${SUBNET}.${spec.octet}`,
+      exec: enter,
+      startSshd: async () => {
+        await enter(`/usr/sbin/sshd -f ${hostDir}/sshd_config`);
+      },
+      // The listener only: its process title names it; ended sessions are not its business.
+      stopSshd: async () => {
+        await enter("pkill -f '^sshd: /usr/sbin/sshd' && while pgrep -f '^sshd: /usr/sbin/sshd' > /dev/null; do sleep 0.05; done");
+      },
+      replaceHostKey: async () => {
+        await hosts[spec.name].stopSshd();
+        await sh(`rm -f ${hostDir}/host_key ${hostDir}/host_key.pub && ssh-keygen -q -t ed25519 -N '' -f ${hostDir}/host_key`);
+        await hosts[spec.name].startSshd();
+      },
+    };
+  }
+  await waitFor(async () => {
+    for (const host of Object.values(hosts)) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 "'`);
+    await sh(`ip netns exec ${PREFIX}-h2 sh -c 'ss -Hlnt | grep -q ":6379 "'`);
+  }, 'sshd and redis-server listening in every host');
+  // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
+  // the switch's bridge learns the hosts' MACs.
+  await hosts.h1.exec(`redis-cli -h ${SUBNET}.12 subscribe inventory > /dev/null 2>&1 &`);
+  await sh(`ip netns exec ${PREFIX}-h1 timeout 2 bash -c 'echo > /dev/tcp/10.78.0.12/9' 2>/dev/null || true`);
+  await waitFor(async () => {
+    const out = await sh(`ip netns exec ${PREFIX}-h1 ss -Htn state established`);
+    if (!out.includes(`${SUBNET}.12:6379`)) throw new Error('no connection yet');
+    for (const host of ['h1', 'h2']) {
+      const json = await hosts[host as 'h1'].exec('lldpctl -f json0');
+      if (!json.includes('"swp')) throw new Error(`${host} has no LLDP neighbour yet`);
+    }
+  }, 'the redis connection and the LLDP neighbours');
+
+  return {
+    hosts,
+    privateKey,
+    emptyAddress: `${SUBNET}.99`,
+    stop,
+  };
+}
+
+async function waitFor(check: () => Promise<void>, what: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > end) throw new Error(`Timed out waiting for ${what}: ${error instanceof Error ? error.message : error}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
