@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# What the tests need beyond npm: Java 17+ and Maven (the local Neo4j launcher). Installed from
-# Debian's packages when missing and we are root; otherwise named in a clear error.
+# What the tests need beyond npm: Java 17+ and Maven (the local Neo4j launcher), and snmpd (the
+# SNMP connector's real peer). Installed from Debian's packages when missing and we are root;
+# otherwise named in a clear error.
 set -euo pipefail
 
 missing=()
 command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
+[ -x /usr/sbin/snmpd ] || missing+=(snmpd)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -17,6 +17,7 @@ export const SCAN_ERROR_CODES = {
   SNMP_NO_ANSWER: 'The SNMP agent did not answer (down, filtered, or a wrong v2c community).',
   SNMP_AUTH_FAILED: 'The SNMP v3 agent refused the user, authentication or privacy settings.',
   SNMP_ERROR: 'The SNMP agent answered with an error.',
+  SNMP_TABLE_TRUNCATED: 'An SNMP table had more rows than the per-table limit; the rows read are kept, nothing in its scope is retired.',
   CREDENTIAL_UNREADABLE: 'A credential could not be decrypted with the configured vault keys.',
   CONNECTOR_UNAVAILABLE: 'The target asks for a method that this version cannot run.',
   WORKER_LOST: 'The worker running the scan stopped reporting (crashed or killed); its lease expired.',
