@@ -2,6 +2,9 @@
 // need. No other module creates a database client or reads the environment.
 import type { Driver } from 'neo4j-driver';
 import pg from 'pg';
+import { AlertService } from './features/alerts/alert-service.js';
+import { AlertStore } from './features/alerts/alert-store.js';
+import { RunFollowUp } from './features/alerts/run-follow-up.js';
 import { AssetGraphRepository } from './features/assets/asset-graph-repository.js';
 import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
@@ -37,6 +40,11 @@ import { UserStore } from './features/auth/user-store.js';
 import { CredentialService } from './features/credentials/credential-service.js';
 import { CredentialStore } from './features/credentials/credential-store.js';
 import { VaultCipher } from './features/credentials/vault-cipher.js';
+import { ChatCompletionsProvider } from './features/diagnosis/chat-completions-provider.js';
+import type { DiagnosisProvider } from './features/diagnosis/diagnosis-provider.js';
+import { DiagnosisService } from './features/diagnosis/diagnosis-service.js';
+import { DiagnosisStore } from './features/diagnosis/diagnosis-store.js';
+import { RulesProvider } from './features/diagnosis/rules-provider.js';
 import { HealthService } from './features/health/health-service.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
@@ -107,6 +115,9 @@ export interface Container extends AccessServices {
   runs: RunStore;
   discovery: DiscoveryService;
   discoveryRunner: DiscoveryRunner;
+  diagnosis: DiagnosisService;
+  alerts: AlertService;
+  followUp: RunFollowUp;
 }
 
 /** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
@@ -118,6 +129,12 @@ function storeEndpoints(stores: StoreAddresses): Set<string> {
     for (const host of hosts) endpoints.add(`${host}:${port || defaultPort}`);
   }
   return endpoints;
+}
+
+function diagnosisProvider(config: AppConfig): DiagnosisProvider {
+  if (config.aiProvider === 'rules') return new RulesProvider();
+  // loadConfig made sure that this provider has its base URL and model.
+  return new ChatCompletionsProvider({ baseUrl: config.aiBaseUrl as string, model: config.aiModel as string, apiKey: config.aiApiKey, timeoutMs: config.aiTimeoutMs });
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -146,6 +163,16 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const importer = new ImportService(identities, new LoadGraphRepository(graph), new SubRecordLoader(new SubRecordStore(db), identities, config.fdbMaxMacsPerAccessPort), access.audit);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
+  const diagnosis = new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetStore, new CredentialStore(db), access.audit, logger);
+  const alerts = new AlertService({
+    webhookUrl: config.alertWebhookUrl,
+    format: config.alertWebhookFormat,
+    maxAttempts: config.alertMaxAttempts,
+    retryDelayMs: config.alertRetryDelayMs,
+    timeoutMs: config.alertTimeoutMs,
+    linkBase: `${config.publicUrl}${config.contextPath}`,
+  }, new AlertStore(db), runs, diagnosis, logger);
+  const followUp = new RunFollowUp(scheduler, diagnosis, alerts, logger);
   return {
     ...access,
     assetReadModel,
@@ -163,7 +190,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
       concurrency: config.discoveryConcurrency,
       leaseMs: config.discoveryLeaseMs,
       excluded: storeEndpoints(stores),
-    }, logger),
+    }, logger, followUp),
+    diagnosis,
+    alerts,
+    followUp,
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),

@@ -3,12 +3,13 @@
 // as UNKNOWN_ENDPOINT, known ones touched (nothing another connector knows is overwritten), and
 // the scan outcome of every asset the run targeted. A cancel stops the sweep and loads nothing.
 import type { Logger } from '../../platform/logger.js';
+import type { RunFollowUp } from '../alerts/run-follow-up.js';
 import type { IdentityStore } from '../import/identity-store.js';
 import type { ImportService } from '../import/import-service.js';
 import type { ScanGraphRepository } from './scan-graph-repository.js';
 import { sweep, type SweepOptions, type SweepResult } from './sweep-connector.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
-import type { RunError, RunStore } from './run-store.js';
+import type { RunError, RunStatus, RunStore, RunSummary } from './run-store.js';
 import type { TargetStore } from './target-store.js';
 
 export interface RunnerSettings {
@@ -34,6 +35,7 @@ export class DiscoveryRunner {
     private readonly scans: ScanGraphRepository,
     private readonly settings: RunnerSettings,
     private readonly logger: Logger,
+    private readonly followUp: RunFollowUp,
   ) {}
 
   async run(runId: string, worker: string): Promise<void> {
@@ -42,7 +44,7 @@ export class DiscoveryRunner {
     try {
       const target = run.targetId ? await this.targets.find(run.targetId) : undefined;
       if (!target) {
-        await this.runs.finish(runId, 'FAILED', undefined, 'The target was deleted before the run started.');
+        await this.finish(runId, 'FAILED', undefined, 'The target was deleted before the run started.');
         return;
       }
       const errors: RunError[] = target.methods
@@ -51,17 +53,22 @@ export class DiscoveryRunner {
       const entries = target.addresses.map((a) => parseAddress(a) as ParsedAddress);
       const results = target.methods.includes('SWEEP') ? await this.sweepAll(runId, entries, target.addressCount) : [];
       if (results === 'CANCELLED') {
-        await this.runs.finish(runId, 'CANCELLED', undefined);
+        await this.finish(runId, 'CANCELLED', undefined);
         return;
       }
       errors.push(...results.flatMap((r) => (r.error ? [r.error] : [])));
       const summary = await this.load(results, new Date().toISOString());
       await this.runs.addErrors(runId, errors);
-      await this.runs.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
+      await this.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
     } catch (error) {
       this.logger.warn('discovery run failed', { runId, error });
-      await this.runs.finish(runId, 'FAILED', undefined, `The run stopped: ${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'}`);
+      await this.finish(runId, 'FAILED', undefined, `The run stopped: ${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'}`);
     }
+  }
+
+  /** Ends the run; the one call that ends it also queues its follow-up (diagnosis, alert). */
+  private async finish(runId: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<void> {
+    if (await this.runs.finish(runId, status, summary, failureReason)) await this.followUp.runFinished(runId, status);
   }
 
   /** Sweeps every address, a bounded number at a time; 'CANCELLED' when a cancel arrives. */
