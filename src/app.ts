@@ -1,6 +1,7 @@
 // Builds the Express app from the container; main.ts (or a test) makes it listen.
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
+import { alertRouter } from './features/alerts/alert-router.js';
 import { assetRouter } from './features/assets/asset-router.js';
 import { runRouter } from './features/discovery/run-router.js';
 import { targetRouter } from './features/discovery/target-router.js';
@@ -16,6 +17,7 @@ import { authenticationMiddleware, sessionMiddleware } from './features/auth/aut
 import { authorizationMiddleware } from './features/auth/authorization-middleware.js';
 import { integrationKeyRouter } from './features/auth/integration-key-router.js';
 import { userRouter } from './features/auth/user-router.js';
+import { diagnosisRouter } from './features/diagnosis/diagnosis-router.js';
 import { credentialRouter } from './features/credentials/credential-router.js';
 import { healthRouter } from './features/health/health-router.js';
 import { NotFoundError } from './platform/errors.js';
@@ -65,6 +67,8 @@ export function buildApp(container: Container): Express {
   base.use(exportRouter(container.exports));
   base.use(targetRouter(container.targets));
   base.use(runRouter(container.discovery));
+  base.use(diagnosisRouter(container.diagnosis));
+  base.use(alertRouter(container.alerts));
 
   app.use(requestContextMiddleware(logger));
   app.use(config.contextPath || '/', base);

@@ -2,6 +2,9 @@
 // need. No other module creates a database client or reads the environment.
 import type { Driver } from 'neo4j-driver';
 import pg from 'pg';
+import { AlertService } from './features/alerts/alert-service.js';
+import { AlertStore } from './features/alerts/alert-store.js';
+import { RunFollowUp } from './features/alerts/run-follow-up.js';
 import { AssetGraphRepository } from './features/assets/asset-graph-repository.js';
 import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
@@ -11,6 +14,7 @@ import { CredentialOffer } from './features/discovery/credential-offer.js';
 import { DiscoveryRunner, type InventoryConnector } from './features/discovery/discovery-runner.js';
 import { HostStateStore } from './features/discovery/host-state-store.js';
 import { ObservationLoader } from './features/discovery/observation-loader.js';
+import { collectSnmp, type SnmpCredential } from './features/discovery/snmp/snmp-connector.js';
 import { collectSsh } from './features/discovery/ssh/ssh-connector.js';
 import { DiscoveryService } from './features/discovery/discovery-service.js';
 import { RunStore } from './features/discovery/run-store.js';
@@ -41,6 +45,11 @@ import { UserStore } from './features/auth/user-store.js';
 import { CredentialService } from './features/credentials/credential-service.js';
 import { CredentialStore } from './features/credentials/credential-store.js';
 import { VaultCipher } from './features/credentials/vault-cipher.js';
+import { ChatCompletionsProvider } from './features/diagnosis/chat-completions-provider.js';
+import type { DiagnosisProvider } from './features/diagnosis/diagnosis-provider.js';
+import { DiagnosisService } from './features/diagnosis/diagnosis-service.js';
+import { DiagnosisStore } from './features/diagnosis/diagnosis-store.js';
+import { RulesProvider } from './features/diagnosis/rules-provider.js';
 import { HealthService } from './features/health/health-service.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
@@ -112,6 +121,9 @@ export interface Container extends AccessServices {
   discovery: DiscoveryService;
   hostState: HostStateStore;
   discoveryRunner: DiscoveryRunner;
+  diagnosis: DiagnosisService;
+  alerts: AlertService;
+  followUp: RunFollowUp;
 }
 
 /** The inventory methods with their settings. */
@@ -125,7 +137,13 @@ function inventoryConnectors(config: AppConfig, hostKeys: HostStateStore): Recor
         outputMaxBytes: config.discoveryOutputMaxBytes,
         deadline,
       }, hostKeys),
-    SNMP: async (address) => ({ errors: [{ address, method: 'SNMP', stage: 'connector', code: 'CONNECTOR_UNAVAILABLE', message: 'The SNMP connector is not available in this version.' }] }),
+    SNMP: (address, credentials, target, deadline) =>
+      collectSnmp(address, target.snmpPort, credentials as SnmpCredential[], {
+        timeoutMs: config.discoverySnmpTimeoutMs,
+        retries: config.discoverySnmpRetries,
+        maxRows: config.discoverySnmpMaxRows,
+        budgetMs: Math.max(0, deadline - Date.now()),
+      }),
   };
 }
 
@@ -138,6 +156,12 @@ function storeEndpoints(stores: StoreAddresses): Set<string> {
     for (const host of hosts) endpoints.add(`${host}:${port || defaultPort}`);
   }
   return endpoints;
+}
+
+function diagnosisProvider(config: AppConfig): DiagnosisProvider {
+  if (config.aiProvider === 'rules') return new RulesProvider();
+  // loadConfig made sure that this provider has its base URL and model.
+  return new ChatCompletionsProvider({ baseUrl: config.aiBaseUrl as string, model: config.aiModel as string, apiKey: config.aiApiKey, timeoutMs: config.aiTimeoutMs });
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
@@ -169,6 +193,16 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
+  const diagnosis = new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetStore, new CredentialStore(db), access.audit, logger);
+  const alerts = new AlertService({
+    webhookUrl: config.alertWebhookUrl,
+    format: config.alertWebhookFormat,
+    maxAttempts: config.alertMaxAttempts,
+    retryDelayMs: config.alertRetryDelayMs,
+    timeoutMs: config.alertTimeoutMs,
+    linkBase: `${config.publicUrl}${config.contextPath}`,
+  }, new AlertStore(db), runs, diagnosis, logger);
+  const followUp = new RunFollowUp(scheduler, diagnosis, alerts, logger);
   return {
     ...access,
     assetReadModel,
@@ -198,7 +232,11 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
         excluded: storeEndpoints(stores),
       },
       logger,
+      followUp,
     ),
+    diagnosis,
+    alerts,
+    followUp,
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),

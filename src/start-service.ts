@@ -127,7 +127,8 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
   try {
     await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
     container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
-    registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, { concurrency: config.jobsWorkerConcurrency }, logger);
+    registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, container.followUp, { concurrency: config.jobsWorkerConcurrency }, logger);
+    container.followUp.register();
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
 

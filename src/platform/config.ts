@@ -8,6 +8,9 @@ import { z } from 'zod';
 
 export const PROCESS_ROLES = ['api', 'worker', 'scheduler'] as const;
 export type ProcessRole = (typeof PROCESS_ROLES)[number];
+export const AI_PROVIDERS = ['rules', 'chat-completions'] as const;
+export const ALERT_FORMATS = ['slack', 'teams'] as const;
+export type AlertFormat = (typeof ALERT_FORMATS)[number];
 
 const CRON_FIELD = /^[\d*/,\-?LW#A-Za-z]+$/;
 const MEMORY_SIZE = /^\d+[kmg]$/i;
@@ -265,6 +268,58 @@ export const SETTINGS = {
   aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
     default: false,
   }),
+  aiProvider: setting(
+    'service.ai.provider',
+    z.enum(AI_PROVIDERS),
+    'Who diagnoses: rules (built-in rules per error code, model rules-v1) or chat-completions (an OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, llama.cpp server).',
+    { default: 'rules' },
+  ),
+  aiBaseUrl: setting(
+    'service.ai.base-url',
+    optionalUrl(['http', 'https']),
+    'Base URL of the chat-completions endpoint, up to and without /chat/completions (e.g. http://localhost:11434/v1); needed by that provider.',
+  ),
+  aiModel: setting('service.ai.model', z.string().trim().min(1).max(200).optional(), 'Model asked by the chat-completions provider; needed by that provider.'),
+  aiApiKey: setting('service.ai.api-key', z.string().min(1).optional(), 'API key sent as a bearer token to the chat-completions endpoint, when it needs one.', {
+    secret: true,
+  }),
+  aiTimeoutMs: setting('service.ai.timeout-ms', int(100, 600_000), 'How long a diagnosis waits for the chat-completions endpoint.', {
+    default: 60_000,
+  }),
+  publicUrl: setting(
+    'service.public-url',
+    z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port], without a path')
+      .transform((v) => v.replace(/\/$/, '')),
+    'Scheme, host and port under which people reach the service; with the context path it makes the links in alerts.',
+    { default: 'http://localhost:8080' },
+  ),
+  alertWebhookUrl: setting(
+    'service.alerts.webhook-url',
+    optionalUrl(['http', 'https']),
+    'Team-chat incoming webhook that is told of every run that finishes with errors. Unset: no alerts.',
+    { secret: true },
+  ),
+  alertWebhookFormat: setting(
+    'service.alerts.webhook-format',
+    z.enum(ALERT_FORMATS),
+    'Message format of the webhook: slack (Slack, Mattermost, Rocket.Chat) or teams (an Adaptive Card for a Microsoft Teams workflow).',
+    { default: 'slack' },
+  ),
+  alertMaxAttempts: setting('service.alerts.max-attempts', int(1, 20), 'Deliveries tried per alert before it is recorded as FAILED.', {
+    default: 5,
+  }),
+  alertRetryDelayMs: setting(
+    'service.alerts.retry-delay-ms',
+    int(10, 3_600_000),
+    'Wait before the first retry of an alert; each further retry waits twice as long.',
+    { default: 30_000 },
+  ),
+  alertTimeoutMs: setting('service.alerts.timeout-ms', int(100, 120_000), 'How long one delivery waits for the webhook to answer.', {
+    default: 10_000,
+  }),
   retentionSubAssetDays: setting(
     'service.retention.sub-asset-days',
     int(1, 3650),
@@ -348,6 +403,9 @@ export function loadConfig({ env = {}, overrides = {}, file = configFilePath(env
       throw new ConfigError(`Invalid setting ${s.key} (environment variable ${s.env})${shown}: ${reason}`);
     }
     config[name] = result.data;
+  }
+  if (config.aiProvider === 'chat-completions' && (!config.aiBaseUrl || !config.aiModel)) {
+    throw new ConfigError('The chat-completions provider (setting service.ai.provider) needs service.ai.base-url (SERVICE_AI_BASE_URL) and service.ai.model (SERVICE_AI_MODEL)');
   }
   return Object.freeze(config) as AppConfig;
 }

@@ -58,6 +58,9 @@ const RULES: Record<string, Rule> = {
   listRuns: 'SIGNED_IN',
   getRun: 'SIGNED_IN',
   cancelRun: DISCOVERY,
+  getRunDiagnosis: 'SIGNED_IN',
+  diagnoseRun: DISCOVERY,
+  getRunAlert: 'SIGNED_IN',
   ...Object.fromEntries(
     ['Assets', 'Software', 'Processes', 'Services'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),

@@ -49,8 +49,20 @@ describe('configuration', () => {
     [{ SERVICE_AI_ENABLED: 'yes' }, /service\.ai\.enabled/],
     [{ NEO4J_URI: 'http://localhost:7474' }, /neo4j\.uri \(environment variable NEO4J_URI\).*bolt:\/\//],
     [{ SERVICE_CONTEXT_PATH: 'inventory' }, /service\.context-path/],
+    [{ SERVICE_AI_PROVIDER: 'chat-completions', SERVICE_AI_MODEL: 'llama3.1' }, /service\.ai\.base-url \(SERVICE_AI_BASE_URL\)/],
+    [{ SERVICE_AI_PROVIDER: 'chat-completions', SERVICE_AI_BASE_URL: 'http://localhost:11434/v1' }, /service\.ai\.model \(SERVICE_AI_MODEL\)/],
+    [{ SERVICE_ALERTS_WEBHOOK_FORMAT: 'discord' }, /service\.alerts\.webhook-format/],
+    [{ SERVICE_PUBLIC_URL: 'https://inventory.example.com/inventory' }, /service\.public-url.*without a path/],
   ])('refuses %j with a message naming the setting', (env, message) => {
     expect(() => loadConfig({ env, file: false })).toThrow(message);
+  });
+
+  it('takes a chat-completions provider with its base URL and model, and a public URL without its trailing slash', () => {
+    const config = loadConfig({
+      env: { SERVICE_AI_PROVIDER: 'chat-completions', SERVICE_AI_BASE_URL: 'http://localhost:11434/v1', SERVICE_AI_MODEL: 'llama3.1', SERVICE_PUBLIC_URL: 'https://inventory.example.com/' },
+      file: false,
+    });
+    expect(config).toMatchObject({ aiProvider: 'chat-completions', aiBaseUrl: 'http://localhost:11434/v1', aiModel: 'llama3.1', publicUrl: 'https://inventory.example.com' });
   });
 
   it('never repeats the value of a secret setting in its error', () => {
@@ -60,6 +72,9 @@ describe('configuration', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('hunter2');
     }
+    const webhook = { SERVICE_ALERTS_WEBHOOK_URL: 'hooks.example.com/services/T0/B0/s3cret' };
+    expect(() => loadConfig({ env: webhook, file: false })).toThrow(/service\.alerts\.webhook-url/);
+    expect(() => loadConfig({ env: webhook, file: false })).not.toThrow(/s3cret/);
   });
 
   it('refuses an unknown key in the settings file, naming it', () => {

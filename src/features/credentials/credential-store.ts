@@ -52,6 +52,12 @@ export class CredentialStore {
     return this.withSecretFields(trx('credentials as c').select(SELECT).where('c.id', id)).first();
   }
 
+  /** The kind of each of these credentials that exists: what a diagnosis may know of them. */
+  async kinds(ids: string[]): Promise<CredentialKind[]> {
+    if (ids.length === 0) return [];
+    return this.db('credentials').whereIn('id', ids).orderBy('kind').pluck('kind');
+  }
+
   async list(query: CredentialQuery): Promise<{ rows: CredentialRecord[]; total: number }> {
     const base = this.db('credentials as c').modify((b) => {
       if (query.kinds?.length) b.whereIn('c.kind', query.kinds);

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import type { Logger } from '../../platform/logger.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
+import type { RunFollowUp } from '../alerts/run-follow-up.js';
 import type { DiscoveryRunner } from './discovery-runner.js';
 import { RUN_JOB, type DiscoveryService } from './discovery-service.js';
 import type { RunStore } from './run-store.js';
@@ -19,6 +20,7 @@ export function registerDiscoveryJobs(
   runner: DiscoveryRunner,
   discovery: DiscoveryService,
   runs: RunStore,
+  followUp: RunFollowUp,
   options: { concurrency: number },
   logger: Logger,
 ): void {
@@ -29,6 +31,7 @@ export function registerDiscoveryJobs(
   scheduler.define(LEASE_SWEEP_JOB, async () => {
     const failed = await runs.failExpired(LEASE_EXPIRED);
     if (failed.length) logger.warn('failed discovery runs whose lease expired', { runs: failed });
+    for (const runId of failed) await followUp.runFinished(runId, 'FAILED');
   }, { concurrency: 1 });
   scheduler.defineRecurring({ name: LEASE_SWEEP_JOB, cron: LEASE_SWEEP_CRON });
   // Targets' own schedules: every half minute, the scans whose cron has fired are started.

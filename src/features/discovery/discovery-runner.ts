@@ -6,12 +6,13 @@
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
+import type { RunFollowUp } from '../alerts/run-follow-up.js';
 import type { RevealedCredential } from '../credentials/credential-service.js';
 import type { CredentialOffer, CredentialMethod, RunCredentials } from './credential-offer.js';
 import type { ConnectorResult } from './host-observation.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { AddressResult, ObservationLoader } from './observation-loader.js';
-import type { RunError, RunStore } from './run-store.js';
+import type { RunError, RunStatus, RunStore, RunSummary } from './run-store.js';
 import { sweep, type SweepOptions } from './sweep-connector.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
 import type { TargetRecord, TargetStore } from './target-store.js';
@@ -66,6 +67,7 @@ export class DiscoveryRunner {
     private readonly loader: ObservationLoader,
     private readonly settings: RunnerSettings,
     private readonly logger: Logger,
+    private readonly followUp: RunFollowUp,
   ) {}
 
   async run(runId: string, worker: string): Promise<void> {
@@ -74,24 +76,29 @@ export class DiscoveryRunner {
     try {
       const target = run.targetId ? await this.targets.find(run.targetId) : undefined;
       if (!target) {
-        await this.runs.finish(runId, 'FAILED', undefined, 'The target was deleted before the run started.');
+        await this.finish(runId, 'FAILED', undefined, 'The target was deleted before the run started.');
         return;
       }
       const scanned = await this.scanAll(runId, target);
       if (scanned === 'CANCELLED') {
-        await this.runs.finish(runId, 'CANCELLED', undefined);
+        await this.finish(runId, 'CANCELLED', undefined);
         return;
       }
       const { results, runErrors } = scanned;
       const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
       const summary = await this.loader.load(runId, results, target.sshPort, new Date().toISOString());
       await this.runs.addErrors(runId, errors);
-      await this.runs.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
+      await this.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
     } catch (error) {
       this.logger.warn('discovery run failed', { runId, error });
       await this.runs.addErrors(runId, [{ address: null, method: 'RUN', stage: 'run', code: 'INTERNAL_ERROR', message: 'The run stopped on an unexpected error; the service log has the details.' }]);
-      await this.runs.finish(runId, 'FAILED', undefined, `The run stopped: ${error instanceof Error ? error.message.split('\n')[0]?.slice(0, 300) : 'unknown error'}`);
+      await this.finish(runId, 'FAILED', undefined, `The run stopped: ${error instanceof Error ? error.message.split('\n')[0]?.slice(0, 300) : 'unknown error'}`);
     }
+  }
+
+  /** Ends the run; the one call that ends it also queues its follow-up (diagnosis, alert). */
+  private async finish(runId: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<void> {
+    if (await this.runs.finish(runId, status, summary, failureReason)) await this.followUp.runFinished(runId, status);
   }
 
   /** Every address through the pipeline, a bounded number at a time; 'CANCELLED' when a cancel arrives. */

@@ -3,6 +3,8 @@ import type { ScanErrorCode } from './scan-error-codes.js';
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+/** The statuses of a run that finished with errors: it gets a diagnosis and an alert. */
+export const STATUSES_WITH_ERRORS: readonly RunStatus[] = ['FAILED', 'COMPLETED_WITH_ERRORS'];
 export type RunTrigger = 'MANUAL' | 'SCHEDULED';
 
 export interface RunRecord {
@@ -73,8 +75,19 @@ export class RunStore {
     return pagedQuery<RunRecord>(base, (q) => q.select(SELECT).orderBy([{ column: 'queued_at', order: 'desc' }, { column: 'id', order: 'desc' }]), page, size);
   }
 
+  /** The target's runs queued before the given time, newest first. */
+  earlier(targetId: string, before: Date, limit: number): Promise<RunRecord[]> {
+    return this.db('discovery_runs').select(SELECT).where('target_id', targetId).where('queued_at', '<', before).orderBy('queued_at', 'desc').limit(limit);
+  }
+
   errors(runId: string): Promise<RunError[]> {
     return this.db('discovery_run_errors').select('address', 'method', 'stage', 'code', 'message').where({ run_id: runId }).orderBy('id').limit(ERRORS_SHOWN);
+  }
+
+  /** How many error records of each code the run has (all of them, not only those shown). */
+  async errorCounts(runId: string): Promise<Record<string, number>> {
+    const rows = await this.db('discovery_run_errors').select('code').count<{ code: string; count: string }[]>('* as count').where({ run_id: runId }).groupBy('code').orderBy([{ column: 'count', order: 'desc' }, { column: 'code' }]);
+    return Object.fromEntries(rows.map((r) => [r.code, Number(r.count)]));
   }
 
   /** Takes a QUEUED run for this worker; undefined if it is no longer QUEUED (cancelled, taken). */
@@ -101,8 +114,9 @@ export class RunStore {
     await this.db('discovery_runs').where({ id: runId }).increment('error_count', errors.length);
   }
 
-  async finish(id: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<void> {
-    await this.db('discovery_runs')
+  /** Ends a RUNNING run; false when it was no longer RUNNING (so that one caller follows up). */
+  async finish(id: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<boolean> {
+    const updated = await this.db('discovery_runs')
       .where({ id, status: 'RUNNING' })
       .update({
         status,
@@ -111,6 +125,7 @@ export class RunStore {
         failure_reason: failureReason ?? null,
         ...(summary ? { hosts_responding: summary.hostsResponding, assets_created: summary.assetsCreated, assets_updated: summary.assetsUpdated } : {}),
       });
+    return updated > 0;
   }
 
   /** A QUEUED run is cancelled at once; a RUNNING one is asked to stop. */

@@ -19,7 +19,6 @@ export const SCAN_ERROR_CODES = {
   SNMP_ERROR: 'The SNMP agent answered with an error.',
   SNMP_TABLE_TRUNCATED: 'An SNMP table had more rows than the per-table limit; the rows read are kept, nothing in its scope is retired.',
   CREDENTIAL_UNREADABLE: 'A credential could not be decrypted with the configured vault keys.',
-  CONNECTOR_UNAVAILABLE: 'The target asks for a method that this version cannot run.',
   WORKER_LOST: 'The worker running the scan stopped reporting (crashed or killed); its lease expired.',
   INTERNAL_ERROR: 'The scan stopped on an unexpected error in the service.',
 } as const;

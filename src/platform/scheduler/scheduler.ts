@@ -100,9 +100,18 @@ export class Scheduler {
 
   /** Queues a job to run as soon as a worker is free. */
   async enqueue<D extends JobData>(name: string, data: D): Promise<string> {
-    if (!this.agenda) throw new Error('The job queue is not started');
-    const job = await this.agenda.now(name, data);
+    const job = await this.started().now(name, data);
     return String(job.attrs._id);
+  }
+
+  /** Queues a job to run at a given time (a retry after its back-off). */
+  async enqueueAt<D extends JobData>(name: string, data: D, at: Date): Promise<void> {
+    await this.started().schedule(at, name, data);
+  }
+
+  private started(): Agenda {
+    if (!this.agenda) throw new Error('The job queue is not started');
+    return this.agenda;
   }
 
   async stop(): Promise<void> {
