@@ -1,23 +1,24 @@
-// Discovery over SSH against real hosts: network namespaces with Debian's sshd, lldpd and
-// redis-server (test/support/test-network.ts).
+// Discovery over SSH and SNMP against real hosts: network namespaces with Debian's sshd, snmpd,
+// lldpd and redis-server (test/support/test-network.ts).
 import { execFileSync } from 'node:child_process';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, type TestNetwork } from '../support/test-network.js';
+import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../support/test-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\nSSH discovery tests not run: ${unavailable}.\n`);
+if (unavailable) process.stderr.write(`\nDiscovery tests against namespace hosts not run: ${unavailable}.\n`);
 const describePeers = unavailable ? describe.skip : describe;
 
 const dpkgVersion = (pkg: string) => execFileSync('dpkg-query', ['-W', '-f', '${Version}', pkg]).toString();
 
-describePeers('discovery over SSH against namespace hosts', () => {
+describePeers('discovery over SSH and SNMP against namespace hosts', () => {
   let network: TestNetwork;
   let service: TestService;
   let p: Principals;
   let api: ApiClient;
   let credentialId: string;
+  let snmpCredentialId: string;
   let h1: string;
   let h2: string;
   let sw: string;
@@ -33,6 +34,9 @@ describePeers('discovery over SSH against namespace hosts', () => {
     });
     expect(created.status).toBe(201);
     credentialId = created.body.data.id;
+    const community = await api.post('/api/v1/credentials', { name: 'lab community', kind: 'SNMP_V2C', matchPatterns: ['10.77.0.0/24'], secrets: { community: SNMP_COMMUNITY } });
+    expect(community.status).toBe(201);
+    snmpCredentialId = community.body.data.id;
   }, 120_000);
   afterAll(async () => {
     await service?.stop();
@@ -54,8 +58,8 @@ describePeers('discovery over SSH against namespace hosts', () => {
     throw new Error('the run did not finish');
   };
   const assetAt = async (ip: string) => {
-    const hosts = (await api.get('/api/v1/assets?category=HOST&size=100')).body.data as { id: string; ipAddresses: string[] }[];
-    return hosts.find((h) => h.ipAddresses.includes(ip)) as Record<string, unknown> & { id: string };
+    const assets = (await api.get('/api/v1/assets?category=HOST,NETWORK_DEVICE&size=100')).body.data as { id: string; ipAddresses: string[] }[];
+    return assets.find((h) => h.ipAddresses.includes(ip)) as Record<string, unknown> & { id: string };
   };
 
   /** Everything the scans wrote, without the times that a scan is allowed to move. */
@@ -77,7 +81,7 @@ describePeers('discovery over SSH against namespace hosts', () => {
   };
 
   it('inventories the hosts: assets, applications, packages, processes, services, interfaces, LLDP connections and TCP peers', async () => {
-    const run = await scan('lab', ['10.77.0.11-13']);
+    const run = await scan('lab', ['10.77.0.11-13'], { methods: ['SWEEP', 'SSH', 'SNMP'] });
     expect(run).toMatchObject({ status: 'COMPLETED', progress: { done: 3, total: 3 }, summary: { hostsResponding: 3, assetsCreated: 3, errors: 0 }, errors: [] });
 
     const host1 = await assetAt(h1);
@@ -88,6 +92,8 @@ describePeers('discovery over SSH against namespace hosts', () => {
       expect(asset).toMatchObject({ hostname: name, displayName: name, lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0, sources: ['discovery'] });
       expect(asset.macAddresses).toContain(await macOf(name));
     }
+    // The switch answers BRIDGE-MIB: a network device, with its chassis from ENTITY-MIB; SSH and SNMP saw one asset.
+    expect(hostSw).toMatchObject({ assetType: 'NETWORK_DEVICE', serialNumber: SWITCH_SERIAL, vendor: 'Inventory Labs', model: 'Lab Switch 2' });
     // Namespaces share this machine's kernel and files: its classification is theirs.
     const kernel = execFileSync('uname', ['-r']).toString().trim();
     expect(JSON.parse(host1.customAttributes as string)).toMatchObject({ kernel, osName: expect.stringContaining('Debian'), openPorts: '22' });
@@ -99,7 +105,11 @@ describePeers('discovery over SSH against namespace hosts', () => {
     expect(redis).toHaveLength(1);
     expect(redis[0]?.parent?.id).toBe(host2.id);
     expect(JSON.parse(redis[0]?.customAttributes as string)).toMatchObject({ catalogueId: 'redis', version: dpkgVersion('redis-server'), listenPorts: '6379' });
-    expect(software.filter((s) => s.displayName === 'OpenSSH server').map((s) => s.parent?.id).sort()).toEqual([host1.id, host2.id, hostSw.id].sort());
+    // On the hosts, that is: on the switch, its daemons stay processes.
+    for (const name of ['OpenSSH server', 'Net-SNMP agent', 'lldpd']) {
+      expect(software.filter((s) => s.displayName === name).map((s) => s.parent?.id).sort()).toEqual([host1.id, host2.id].sort());
+    }
+    expect(await db()('running_processes').where({ asset_id: hostSw.id, process_name: 'sshd' }).whereNull('software_asset_id').count('* as c')).toEqual([{ c: '1' }]);
 
     // Packages: this machine's dpkg database, as every namespace host sees it.
     const installed = execFileSync('dpkg-query', ['-W', '-f', '${db:Status-Abbrev}\n']).toString().split('\n').filter((l) => l.startsWith('ii')).length;
@@ -118,22 +128,26 @@ describePeers('discovery over SSH against namespace hosts', () => {
     const services = await db()('discovered_services').where({ asset_id: host2.id }).orderBy('service_name');
     expect(services.map((s: { service_name: string; listen_ports: unknown }) => [s.service_name, s.listen_ports])).toEqual([
       ['redis-server', [{ protocol: 'tcp', port: 6379 }]],
+      ['snmpd', [{ protocol: 'udp', port: 161 }, { protocol: 'tcp', port: 199 }]],
       ['sshd', [{ protocol: 'tcp', port: 22 }]],
     ]);
 
-    // Interfaces with MAC, addresses and state; the cables to the switch from LLDP, seen from both ends.
+    // Interfaces with MAC, addresses and state; the cables to the switch from LLDP (lldpctl over SSH on
+    // every host, LLDP-MIB on the switch) and from the switch's forwarding table.
     const eth0 = await db()('network_interfaces').where({ asset_id: host1.id, name: 'eth0' }).first();
     expect(eth0).toMatchObject({ mac_address: await macOf('h1'), ip_addresses: [h1], oper_status: 'up', mtu: 1500 });
     const cables = await db()('interface_connections as c')
       .join('network_interfaces as a', 'a.id', 'c.source_interface_id')
       .join('network_interfaces as b', 'b.id', 'c.target_interface_id')
       .select('a.asset_id as aAsset', 'a.name as aPort', 'b.asset_id as bAsset', 'b.name as bPort', 'c.discovered_via as via');
-    const ends = cables.map((c: Record<string, string>) => [`${c.aAsset}:${c.aPort}`, `${c.bAsset}:${c.bPort}`].sort().join(' = '));
+    const ends = cables.map((c: Record<string, string>) => `${[`${c.aAsset}:${c.aPort}`, `${c.bAsset}:${c.bPort}`].sort().join(' = ')} ${c.via}`);
+    const cable = (a: string, b: string, via: string) => `${[a, b].sort().join(' = ')} ${via}`;
     expect(ends.sort()).toEqual([
-      [`${host1.id}:eth1`, `${hostSw.id}:swp1`].sort().join(' = '),
-      [`${host2.id}:eth1`, `${hostSw.id}:swp2`].sort().join(' = '),
+      cable(`${host1.id}:eth1`, `${hostSw.id}:swp1`, 'LLDP'),
+      cable(`${host2.id}:eth1`, `${hostSw.id}:swp2`, 'LLDP'),
+      cable(`${host1.id}:eth1`, `${hostSw.id}:swp1`, 'FDB'),
+      cable(`${host2.id}:eth1`, `${hostSw.id}:swp2`, 'FDB'),
     ].sort());
-    expect(cables.every((c: { via: string }) => c.via === 'LLDP')).toBe(true);
 
     // h1's redis-cli holds a connection to h2's Redis: h1 COMMUNICATES_WITH h2, and nothing to the scanner.
     const talks = (await api.get('/api/v1/relationships?type=COMMUNICATES_WITH')).body.data;
@@ -142,9 +156,11 @@ describePeers('discovery over SSH against namespace hosts', () => {
     // The run records how each host was identified, and the credential is remembered per address.
     const hosts = await db()('discovery_run_hosts').where({ run_id: run.id }).orderBy('address');
     expect(hosts.map((h: Record<string, unknown>) => [h.address, h.created, h.matched_by, h.methods, h.outcome])).toEqual([
-      [h1, true, null, ['SSH'], 'SUCCESS'], [h2, true, null, ['SSH'], 'SUCCESS'], [sw, true, null, ['SSH'], 'SUCCESS'],
+      [h1, true, null, ['SSH', 'SNMP'], 'SUCCESS'], [h2, true, null, ['SSH', 'SNMP'], 'SUCCESS'], [sw, true, null, ['SSH', 'SNMP'], 'SUCCESS'],
     ]);
-    expect(await db()('discovery_address_credentials').where({ credential_id: credentialId }).count('* as c')).toEqual([{ c: '3' }]);
+    for (const id of [credentialId, snmpCredentialId]) {
+      expect(await db()('discovery_address_credentials').where({ credential_id: id }).count('* as c')).toEqual([{ c: '3' }]);
+    }
   });
 
   it('changes nothing but the seen-times on a second scan, and records the identity rule that matched', async () => {
@@ -152,8 +168,8 @@ describePeers('discovery over SSH against namespace hosts', () => {
     const run = await scan('lab', []);
     expect(run).toMatchObject({ status: 'COMPLETED', summary: { hostsResponding: 3, assetsCreated: 0, assetsUpdated: 3, errors: 0 } });
     expect(await state()).toEqual(before);
-    const hosts = await db()('discovery_run_hosts').where({ run_id: run.id });
-    expect(hosts.map((h: { created: boolean; matched_by: string }) => [h.created, h.matched_by])).toEqual([[false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS']]);
+    const hosts = await db()('discovery_run_hosts').where({ run_id: run.id }).orderBy('address');
+    expect(hosts.map((h: { created: boolean; matched_by: string }) => [h.created, h.matched_by])).toEqual([[false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS'], [false, 'SERIAL_NUMBER']]);
   });
 
   it('reports a refused password as SSH_AUTH_FAILED, fails the host and keeps its data', async () => {
@@ -233,5 +249,19 @@ describePeers('discovery over SSH against namespace hosts', () => {
     } finally {
       await network.hosts.h1.exec('ip link set eth0 up');
     }
+  });
+
+  it('reports an SNMP agent that does not answer the community as SNMP_NO_ANSWER', async () => {
+    await api.put(`/api/v1/credentials/${snmpCredentialId}`, { secrets: { community: 'not-the-community' } });
+    try {
+      const run = await scan('h2 by SNMP', [h2], { methods: ['SNMP'] });
+      expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+      expect(run.errors).toEqual([{ address: h2, method: 'SNMP', stage: 'connect', code: 'SNMP_NO_ANSWER', message: expect.any(String) }]);
+      expect(JSON.stringify(run)).not.toContain('not-the-community');
+      expect(await assetAt(h2)).toMatchObject({ lastScanOutcome: 'FAILED' });
+    } finally {
+      await api.put(`/api/v1/credentials/${snmpCredentialId}`, { secrets: { community: SNMP_COMMUNITY } });
+    }
+    expect((await scan('h2 by SNMP', [h2], { methods: ['SNMP'] })).status).toBe('COMPLETED');
   });
 });

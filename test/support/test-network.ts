@@ -1,20 +1,26 @@
 // Real peers for the discovery tests: hosts in network namespaces, each with its own PID, mount
 // and UTS namespaces (so `ps` and `hostname` are its own), joined to this machine by a bridge, and
-// running Debian's real sshd and lldpd (and redis-server on one, for an application and a TCP
-// connection between two hosts). h1 and h2 are also cabled to the "switch" sw (veth pairs into a
-// Linux bridge), whose lldpd sees them as LLDP neighbours. Needs root (ip netns, unshare).
+// running Debian's real sshd, snmpd and lldpd (and redis-server on one, for an application and a
+// TCP connection between two hosts). h1 and h2 are also cabled to the "switch" sw (veth pairs into
+// a Linux bridge): its lldpd sees them as LLDP neighbours and serves LLDP-MIB to its snmpd over
+// AgentX, and its bridge's learnt MACs are served as BRIDGE-MIB (snmpd has no BRIDGE-MIB of its
+// own: test/support/snmp-pass-persist.mjs serves what `bridge fdb` shows). Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../src/platform/project-root.js';
+import type { PassValue } from './snmp-agent.js';
 
 const run = promisify(execFile);
 const PREFIX = 'invt';
 export const SUBNET = '10.77.0';
 export const SCAN_USER = 'invscan';
 export const SCAN_PASSWORD = 'scan-Password-1';
-const TOOLS = ['/usr/bin/sudo', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
+export const SNMP_COMMUNITY = 'inventory-ro';
+export const SWITCH_SERIAL = 'SW-LAB-0001';
+const TOOLS = ['/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
 
 export interface TestHost {
   name: string;
@@ -128,6 +134,9 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
   }
   await sh(`ip -n ${PREFIX}-sw link add br0 type bridge && ip -n ${PREFIX}-sw link set swp1 master br0 && ip -n ${PREFIX}-sw link set swp2 master br0 && ip -n ${PREFIX}-sw link set br0 up`);
   await sh(`ip -n ${PREFIX}-h1 addr add 10.78.0.11/24 dev eth1 && ip -n ${PREFIX}-h2 addr add 10.78.0.12/24 dev eth1`);
+  // Traffic over the cables (an ARP exchange and a refused connection), so that the switch learns both MACs.
+  await sh(`ip netns exec ${PREFIX}-h1 timeout 2 bash -c 'echo > /dev/tcp/10.78.0.12/9' 2>/dev/null || true`);
+  await writeFile(path.join(dir, 'bridge-mib.json'), JSON.stringify(await switchMib()));
 
   for (const spec of specs) {
     const ns = `${PREFIX}-${spec.name}`;
@@ -137,13 +146,24 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
       'Port 22', 'ListenAddress 0.0.0.0', `HostKey ${hostDir}/host_key`, 'PidFile /run/sshd.pid', 'UsePAM no', 'PasswordAuthentication yes',
       'KbdInteractiveAuthentication no', 'PermitRootLogin no', `AuthorizedKeysFile ${dir}/authorized_keys`, 'StrictModes no', 'LogLevel ERROR', '',
     ].join('\n'));
-    // The host's own init: a private /run (sshd's and lldpd's sockets and pid files), its daemons, then wait.
+    await writeFile(path.join(hostDir, 'snmpd.conf'), [
+      'agentAddress udp:161',
+      `[snmp] persistentDir ${hostDir}/snmp`,
+      'master agentx',
+      'agentXSocket /run/agentx.sock',
+      `rocommunity ${SNMP_COMMUNITY} ${SUBNET}.0/24`,
+      `sysServices ${spec.name === 'sw' ? 6 : 72}`,
+      ...(spec.name === 'sw' ? [BRIDGE, ENTITY].map((root) => `pass_persist .${root} ${process.execPath} ${PASS_PERSIST} ${dir}/bridge-mib.json`) : []),
+      '',
+    ].join('\n'));
+    // The host's own init: a private /run (sshd's, snmpd's and lldpd's sockets and pid files), its daemons, then wait.
     const init = [
       `hostname ${spec.name}`,
       'mount -t tmpfs tmpfs /run',
       'mkdir -p /run/sshd /run/lldpd',
       `/usr/sbin/sshd -f ${hostDir}/sshd_config`,
-      `/usr/sbin/lldpd -d -I ${spec.lldpPorts} > /dev/null 2>&1 &`,
+      `MIBS= /usr/sbin/snmpd -C -c ${hostDir}/snmpd.conf -p /run/snmpd.pid -Lf ${hostDir}/snmpd.log`,
+      `/usr/sbin/lldpd -d -x -X /run/agentx.sock -I ${spec.lldpPorts} > /dev/null 2>&1 &`,
       spec.extra,
       // pid 1 reaps orphans as a real init does (sshd's ended sessions would stay zombies otherwise).
       "exec perl -e 'while (1) { sleep 1 if waitpid(-1, 0) <= 0 }'",
@@ -177,13 +197,12 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
     };
   }
   await waitFor(async () => {
-    for (const host of Object.values(hosts)) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 "'`);
+    for (const host of Object.values(hosts)) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 " && ss -Hlnu | grep -q ":161 "'`);
     await sh(`ip netns exec ${PREFIX}-h2 sh -c 'ss -Hlnt | grep -q ":6379 "'`);
-  }, 'sshd and redis-server listening in every host');
+  }, 'sshd, snmpd and redis-server listening in every host');
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
   await hosts.h1.exec(`redis-cli -h ${SUBNET}.12 subscribe inventory > /dev/null 2>&1 &`);
-  await sh(`ip netns exec ${PREFIX}-h1 timeout 2 bash -c 'echo > /dev/tcp/10.78.0.12/9' 2>/dev/null || true`);
   await waitFor(async () => {
     const out = await sh(`ip netns exec ${PREFIX}-h1 ss -Htn state established`);
     if (!out.includes(`${SUBNET}.12:6379`)) throw new Error('no connection yet');
@@ -191,6 +210,11 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
       const json = await hosts[host as 'h1'].exec('lldpctl -f json0');
       if (!json.includes('"swp')) throw new Error(`${host} has no LLDP neighbour yet`);
     }
+    // lldpd reaches the switch's snmpd over AgentX: LLDP-MIB answers there.
+    const walk = await hosts.sw.exec(`snmpwalk -v2c -c ${SNMP_COMMUNITY} -On ${SUBNET}.13 1.0.8802.1.1.2.1.4.1.1.9`);
+    if ((walk.match(/STRING/g) ?? []).length < 2) throw new Error('no LLDP-MIB neighbours on the switch yet');
+    // snmpd starts its pass_persist helpers at their first request: before the scans, so that every scan sees the same processes.
+    await hosts.sw.exec(`snmpget -v2c -c ${SNMP_COMMUNITY} ${SUBNET}.13 ${BRIDGE}.1.2.0 ${ENTITY}.1.1.1.1.11.1`);
   }, 'the redis connection and the LLDP neighbours');
 
   return {
@@ -212,4 +236,35 @@ async function waitFor(check: () => Promise<void>, what: string, timeoutMs = 60_
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+}
+
+const BRIDGE = '1.3.6.1.2.1.17';
+const ENTITY = '1.3.6.1.2.1.47';
+const PASS_PERSIST = path.join(PROJECT_ROOT, 'test', 'support', 'snmp-pass-persist.mjs');
+
+/** The switch's BRIDGE-MIB (ports, and the MACs its bridge learnt) and ENTITY-MIB chassis row, from the real bridge. */
+async function switchMib(): Promise<Record<string, PassValue>> {
+  const ns = `${PREFIX}-sw`;
+  const links = JSON.parse(await sh(`ip -n ${ns} -j link show`)) as { ifindex: number; ifname: string }[];
+  const fdb = JSON.parse(await sh(`ip netns exec ${ns} bridge -j fdb show br br0`)) as { mac: string; ifname: string; state?: string; flags?: string[] }[];
+  const ports = ['swp1', 'swp2'];
+  const data: Record<string, PassValue> = {
+    [`${BRIDGE}.1.2.0`]: { type: 'integer', value: ports.length },
+    [`${ENTITY}.1.1.1.1.5.1`]: { type: 'integer', value: 3 },
+    [`${ENTITY}.1.1.1.1.10.1`]: { type: 'string', value: '1.0.4' },
+    [`${ENTITY}.1.1.1.1.11.1`]: { type: 'string', value: SWITCH_SERIAL },
+    [`${ENTITY}.1.1.1.1.12.1`]: { type: 'string', value: 'Inventory Labs' },
+    [`${ENTITY}.1.1.1.1.13.1`]: { type: 'string', value: 'Lab Switch 2' },
+  };
+  ports.forEach((name, i) => {
+    data[`${BRIDGE}.1.4.1.2.${i + 1}`] = { type: 'integer', value: links.find((l) => l.ifname === name)?.ifindex ?? 0 };
+  });
+  // Learnt entries only: the bridge's own port addresses are "permanent".
+  for (const entry of fdb.filter((e) => e.state !== 'permanent' && ports.includes(e.ifname))) {
+    const index = entry.mac.split(':').map((h) => parseInt(h, 16)).join('.');
+    data[`${BRIDGE}.4.3.1.1.${index}`] = { type: 'octet', value: entry.mac.split(':').join(' ') };
+    data[`${BRIDGE}.4.3.1.2.${index}`] = { type: 'integer', value: ports.indexOf(entry.ifname) + 1 };
+    data[`${BRIDGE}.4.3.1.3.${index}`] = { type: 'integer', value: 3 };
+  }
+  return data;
 }

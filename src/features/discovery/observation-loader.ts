@@ -3,6 +3,7 @@
 // path; then the COMMUNICATES_WITH edges between known hosts, the retirement of what complete
 // observations no longer show, and each targeted asset's scan outcome.
 import os from 'node:os';
+import { categoryOf } from '../assets/asset-taxonomy.js';
 import type { BundleAsset, BundleRelationship, ImportBundle, ImportService } from '../import/import-service.js';
 import type { IdentityStore } from '../import/identity-store.js';
 import type { LoadGraphRepository, RelationshipWrite } from '../import/load-graph-repository.js';
@@ -137,7 +138,8 @@ export class ObservationLoader {
         ipAddresses: h.ipAddresses,
         customAttributes: { ...h.attributes, ...(ports.length ? { openPorts: ports.join(',') } : {}) },
       });
-      for (const app of h.applications) {
+      // Applications become SOFTWARE assets on hosts; on a switch or a printer they stay its processes.
+      for (const app of categoryOf(h.assetType) === 'HOST' ? h.applications : []) {
         assets.push({
           key: appKey(key, app.id),
           assetType: 'SOFTWARE',
@@ -151,7 +153,11 @@ export class ObservationLoader {
       bundle.services.push(...h.services.map((s) => ({ ...s, asset: key })));
       // The process set of a host is replaced as a whole: only by a complete ps.
       if (h.complete.has('processes')) {
-        bundle.processes.push(...h.processes.map(({ application, ...p }) => ({ ...p, asset: key, ...(application ? { software: appKey(key, application) } : {}) })));
+        const apps = new Set(assets.filter((a) => a.assetType === 'SOFTWARE').map((a) => a.key));
+        bundle.processes.push(...h.processes.map(({ application, ...p }) => {
+          const software = application ? appKey(key, application) : undefined;
+          return { ...p, asset: key, ...(software && apps.has(software) ? { software } : {}) };
+        }));
       }
       bundle.interfaces.push(...h.interfaces.map((i) => ({ ...i, asset: key })));
       bundle.neighbors.push(...h.neighbors.map((n) => ({ ...n, asset: key })));
