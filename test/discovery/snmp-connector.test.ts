@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { collectSnmp, type SnmpCredential, type SnmpOptions } from '../../src/features/discovery/snmp/snmp-connector.js';
-import { startSnmpAgent, type PassValue, type SnmpAgent, type SnmpAgentOptions } from '../support/snmp-agent.js';
+import type { PassValue } from '../../src/tools/lab/lab-network.js';
+import { startSnmpAgent, type SnmpAgent, type SnmpAgentOptions } from '../support/snmp-agent.js';
 
 const COMMUNITY = 'c0mmunity-Secret';
 const SHA_AUTH = 'sha-auth-Secret1';

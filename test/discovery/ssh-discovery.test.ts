@@ -1,9 +1,9 @@
 // Discovery over SSH and SNMP against real hosts: network namespaces with Debian's sshd, snmpd,
-// lldpd and redis-server (test/support/test-network.ts).
+// lldpd and redis-server (src/tools/lab/lab-network.ts).
 import { execFileSync } from 'node:child_process';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../support/test-network.js';
+import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const unavailable = await networkUnavailable();

@@ -9,15 +9,10 @@ import dgram from 'node:dgram';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../src/platform/project-root.js';
+import { PASS_PERSIST_SCRIPT, type PassValue } from '../../src/tools/lab/lab-network.js';
 
 export type SnmpProfile = 'switch' | 'printer' | 'host';
 
-/** A value as pass_persist writes it: octet is space-separated hex ("00 1a 2b"). */
-export interface PassValue {
-  type: 'integer' | 'gauge' | 'counter' | 'timeticks' | 'ipaddress' | 'objectid' | 'string' | 'octet';
-  value: string | number;
-}
 
 export interface SnmpV3User {
   name: string;
@@ -59,7 +54,6 @@ const PROFILES: Record<SnmpProfile, { roots: string[]; sysServices: number }> = 
   host: { roots: [], sysServices: 72 },
 };
 
-const PASS_PERSIST_SCRIPT = path.join(PROJECT_ROOT, 'test', 'support', 'snmp-pass-persist.mjs');
 const START_TIMEOUT_MS = 10_000;
 const STOP_GRACE_MS = 3_000;
 

@@ -1,17 +1,16 @@
-// Real peers for the discovery tests: hosts in network namespaces, each with its own PID, mount
+// The lab network: real peers for the discovery tests and benchmarks: hosts in network namespaces, each with its own PID, mount
 // and UTS namespaces (so `ps` and `hostname` are its own), joined to this machine by a bridge, and
 // running Debian's real sshd, snmpd and lldpd (and redis-server on one, for an application and a
 // TCP connection between two hosts). h1 and h2 are also cabled to the "switch" sw (veth pairs into
 // a Linux bridge): its lldpd sees them as LLDP neighbours and serves LLDP-MIB to its snmpd over
 // AgentX, and its bridge's learnt MACs are served as BRIDGE-MIB (snmpd has no BRIDGE-MIB of its
-// own: test/support/snmp-pass-persist.mjs serves what `bridge fdb` shows). Needs root.
+// own: snmp-pass-persist.mjs serves what `bridge fdb` shows). Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../src/platform/project-root.js';
-import type { PassValue } from './snmp-agent.js';
+import { PROJECT_ROOT } from '../../platform/project-root.js';
 
 const run = promisify(execFile);
 const PREFIX = 'invt';
@@ -153,7 +152,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
       'agentXSocket /run/agentx.sock',
       `rocommunity ${SNMP_COMMUNITY} ${SUBNET}.0/24`,
       `sysServices ${spec.name === 'sw' ? 6 : 72}`,
-      ...(spec.name === 'sw' ? [BRIDGE, ENTITY].map((root) => `pass_persist .${root} ${process.execPath} ${PASS_PERSIST} ${dir}/bridge-mib.json`) : []),
+      ...(spec.name === 'sw' ? [BRIDGE, ENTITY].map((root) => `pass_persist .${root} ${process.execPath} ${PASS_PERSIST_SCRIPT} ${dir}/bridge-mib.json`) : []),
       '',
     ].join('\n'));
     // The host's own init: a private /run (sshd's, snmpd's and lldpd's sockets and pid files), its daemons, then wait.
@@ -238,9 +237,15 @@ async function waitFor(check: () => Promise<void>, what: string, timeoutMs = 60_
   }
 }
 
+/** A value as snmp-pass-persist.mjs serves it: octet is space-separated hex ("00 1a 2b"). */
+export interface PassValue {
+  type: 'integer' | 'gauge' | 'counter' | 'timeticks' | 'ipaddress' | 'objectid' | 'string' | 'octet';
+  value: string | number;
+}
+
 const BRIDGE = '1.3.6.1.2.1.17';
 const ENTITY = '1.3.6.1.2.1.47';
-const PASS_PERSIST = path.join(PROJECT_ROOT, 'test', 'support', 'snmp-pass-persist.mjs');
+export const PASS_PERSIST_SCRIPT = path.join(PROJECT_ROOT, 'src', 'tools', 'lab', 'snmp-pass-persist.mjs');
 
 /** The switch's BRIDGE-MIB (ports, and the MACs its bridge learnt) and ENTITY-MIB chassis row, from the real bridge. */
 async function switchMib(): Promise<Record<string, PassValue>> {
