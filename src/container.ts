@@ -214,7 +214,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     exports: new ExportService(assetGraph, new SubRecordExportStore(db)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
-    discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit),
+    discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),
     hostState,
     discoveryRunner: new DiscoveryRunner(
       runs,

@@ -57,6 +57,7 @@ const RULES: Record<string, Rule> = {
   scanTarget: DISCOVERY,
   listRuns: 'SIGNED_IN',
   getRun: 'SIGNED_IN',
+  listRunHosts: 'SIGNED_IN',
   cancelRun: DISCOVERY,
   getRunDiagnosis: 'SIGNED_IN',
   diagnoseRun: DISCOVERY,

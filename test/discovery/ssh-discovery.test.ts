@@ -154,8 +154,9 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     expect(talks).toEqual([expect.objectContaining({ sourceAssetId: host1.id, targetAssetId: host2.id, sources: ['discovery'] })]);
 
     // The run records how each host was identified, and the credential is remembered per address.
-    const hosts = await db()('discovery_run_hosts').where({ run_id: run.id }).orderBy('address');
-    expect(hosts.map((h: Record<string, unknown>) => [h.address, h.created, h.matched_by, h.methods, h.outcome])).toEqual([
+    const hosts = (await api.get(`/api/v1/discovery/runs/${run.id}/hosts`)).body;
+    expect(hosts.total).toBe(3);
+    expect(hosts.data.map((h: Record<string, unknown>) => [h.address, h.created, h.matchedBy, h.methods, h.outcome])).toEqual([
       [h1, true, null, ['SSH', 'SNMP'], 'SUCCESS'], [h2, true, null, ['SSH', 'SNMP'], 'SUCCESS'], [sw, true, null, ['SSH', 'SNMP'], 'SUCCESS'],
     ]);
     for (const id of [credentialId, snmpCredentialId]) {
@@ -168,8 +169,8 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     const run = await scan('lab', []);
     expect(run).toMatchObject({ status: 'COMPLETED', summary: { hostsResponding: 3, assetsCreated: 0, assetsUpdated: 3, errors: 0 } });
     expect(await state()).toEqual(before);
-    const hosts = await db()('discovery_run_hosts').where({ run_id: run.id }).orderBy('address');
-    expect(hosts.map((h: { created: boolean; matched_by: string }) => [h.created, h.matched_by])).toEqual([[false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS'], [false, 'SERIAL_NUMBER']]);
+    const hosts = (await api.get(`/api/v1/discovery/runs/${run.id}/hosts`)).body.data;
+    expect(hosts.map((h: { created: boolean; matchedBy: string; assetId: string }) => [h.created, h.matchedBy])).toEqual([[false, 'MAC_ADDRESS'], [false, 'MAC_ADDRESS'], [false, 'SERIAL_NUMBER']]);
   });
 
   it('reports a refused password as SSH_AUTH_FAILED, fails the host and keeps its data', async () => {

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import type { RunError, RunRecord, RunStatus, RunStore } from './run-store.js';
+import type { HostStateStore, RunHost } from './host-state-store.js';
 import type { TargetStore } from './target-store.js';
 
 export const RUN_JOB = 'discovery-run';
@@ -47,6 +48,7 @@ export class DiscoveryService {
     private readonly targets: TargetStore,
     private readonly scheduler: Scheduler,
     private readonly audit: AuditLog,
+    private readonly hostState: HostStateStore,
   ) {}
 
   async scan(actor: Actor, targetId: string): Promise<RunView> {
@@ -86,6 +88,12 @@ export class DiscoveryService {
     const run = await this.runs.find(id);
     if (!run) throw new NotFoundError(`No discovery run with id ${id}.`);
     return toRunView(run, await this.runs.errors(id));
+  }
+
+  /** The hosts a run reached: the asset each became, and the identity rule that matched it. */
+  async hosts(id: string, page: number, size: number): Promise<{ rows: RunHost[]; total: number }> {
+    if (!(await this.runs.find(id))) throw new NotFoundError(`No discovery run with id ${id}.`);
+    return this.hostState.runHosts(id, page, size);
   }
 
   async cancel(actor: Actor, id: string): Promise<RunView> {

@@ -18,6 +18,11 @@ export function runRouter(discovery: DiscoveryService): Router {
   router.get('/api/v1/discovery/runs/:runId', async (req, res) => {
     res.json({ data: await discovery.get(req.params.runId as string) });
   });
+  router.get('/api/v1/discovery/runs/:runId/hosts', async (req, res) => {
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { rows, total } = await discovery.hosts(req.params.runId as string, page.page, page.size);
+    res.json(pageEnvelope(req, rows, total, page));
+  });
   router.post('/api/v1/discovery/runs/:runId/cancel', async (req, res) => {
     res.json({ data: await discovery.cancel(actorOf(req), req.params.runId as string) });
   });
