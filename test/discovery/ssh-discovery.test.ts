@@ -1,6 +1,8 @@
 // Discovery over SSH and SNMP against real hosts: network namespaces with Debian's sshd, snmpd,
 // lldpd and redis-server (src/tools/lab/lab-network.ts).
 import { execFileSync } from 'node:child_process';
+import type { RevealedCredential } from '../../src/features/credentials/credential-service.js';
+import { collectSsh, type SshOptions } from '../../src/features/discovery/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
@@ -264,5 +266,41 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
       await api.put(`/api/v1/credentials/${snmpCredentialId}`, { secrets: { community: SNMP_COMMUNITY } });
     }
     expect((await scan('h2 by SNMP', [h2], { methods: ['SNMP'] })).status).toBe('COMPLETED');
+  });
+
+  describe('the SSH connector on its own', () => {
+    const credential = (kind: 'SSH_PASSWORD' | 'SSH_KEY', secrets: Record<string, string>) =>
+      ({ id: `${kind}-test`, name: kind, kind, settings: { username: SCAN_USER }, secrets }) as unknown as RevealedCredential;
+    const options = (overrides: Partial<SshOptions> = {}): SshOptions => ({
+      port: 22, connectTimeoutMs: 10_000, commandTimeoutMs: 30_000, outputMaxBytes: 16 * 1024 * 1024, deadline: Date.now() + 60_000, ...overrides,
+    });
+    const keys = () => service.running.container.hostState;
+
+    it('logs in with a key, and tries the next credential after a refused one', async () => {
+      const result = await collectSsh(h1, [credential('SSH_PASSWORD', { password: 'wrong' }), credential('SSH_KEY', { privateKey: network.privateKey })], options(), keys());
+      expect(result.errors).toEqual([]);
+      expect(result.credentialId).toBe('SSH_KEY-test');
+      expect(result.observation).toMatchObject({ hostname: 'h1', method: 'SSH' });
+      expect([...(result.observation?.complete ?? [])].sort()).toEqual(['connections', 'interfaces', 'neighbors', 'processes', 'services', 'software']);
+    });
+
+    it('starts no command after the per-host deadline, and then nothing is complete', async () => {
+      const result = await collectSsh(h1, [credential('SSH_PASSWORD', { password: SCAN_PASSWORD })], options({ deadline: Date.now() + 1 }), keys());
+      expect(result.errors.length).toBeGreaterThan(0);
+      expect(result.errors.every((e) => e.code === 'HOST_TIMEOUT' && e.stage.startsWith('collect:'))).toBe(true);
+      expect(result.observation?.complete.size).toBe(0);
+    });
+
+    it('bounds each command in time and in bytes', async () => {
+      const slow = await collectSsh(h2, [credential('SSH_PASSWORD', { password: SCAN_PASSWORD })], options({ commandTimeoutMs: 1 }), keys());
+      expect(slow.errors.length).toBeGreaterThan(0);
+      expect(slow.errors.every((e) => e.code === 'COMMAND_TIMEOUT' && e.stage.startsWith('collect:'))).toBe(true);
+      expect(slow.observation?.complete.size).toBe(0);
+
+      const big = await collectSsh(h2, [credential('SSH_PASSWORD', { password: SCAN_PASSWORD })], options({ outputMaxBytes: 4096 }), keys());
+      expect(big.errors).toEqual(expect.arrayContaining([{ address: h2, method: 'SSH', stage: 'collect:packages', code: 'OUTPUT_LIMIT_EXCEEDED', message: expect.any(String) }]));
+      expect(big.observation?.complete.has('software')).toBe(false);
+      expect(big.observation?.software).toEqual([]);
+    });
   });
 });
