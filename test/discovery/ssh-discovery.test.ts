@@ -28,7 +28,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
   beforeAll(async () => {
     network = await startTestNetwork();
     [h1, h2, sw] = [network.hosts.h1.address, network.hosts.h2.address, network.hosts.sw.address];
-    service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoverySweepPorts: '22,6379', discoveryConnectTimeoutMs: 1000 });
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoverySweepPorts: '22,6379', discoveryConnectTimeoutMs: 1000, aiEnabled: true });
     p = await createPrincipals(service.url);
     api = p.discoveryAdminSession;
     const created = await api.post('/api/v1/credentials', {
@@ -185,6 +185,10 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
       expect(run.errors).toEqual([{ address: h1, method: 'SSH', stage: 'authenticate', code: 'SSH_AUTH_FAILED', message: expect.stringContaining('scan password') }]);
       expect(JSON.stringify(run)).not.toContain('not-the-password');
       expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'FAILED', consecutiveScanFailures: 1 });
+      // The diagnosis (built-in rules) explains the refusal; the run remembers which credentials it offered.
+      expect((await db()('discovery_runs').where({ id: run.id }).first()).credentials_tried).toEqual([credentialId]);
+      const diagnosis = (await api.post(`/api/v1/runs/${run.id}/diagnosis`)).body.data;
+      expect(diagnosis).toMatchObject({ status: 'OK', model: 'rules-v1', summary: expect.stringContaining('refused every credential') });
       expect(await db()('software_packages').where({ asset_id: host1.id }).count('* as c')).toEqual(packagesBefore);
     } finally {
       await api.put(`/api/v1/credentials/${credentialId}`, { secrets: { password: SCAN_PASSWORD } });

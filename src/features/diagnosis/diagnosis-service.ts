@@ -111,7 +111,7 @@ export class DiagnosisService {
     const [errorCounts, errors, credentialKinds, previous] = await Promise.all([
       this.runs.errorCounts(run.id),
       this.runs.errors(run.id),
-      this.credentials.kinds(target?.credentialIds ?? []),
+      this.credentials.kinds(run.credentialsTried.length ? run.credentialsTried : (target?.credentialIds ?? [])),
       target ? this.runs.earlier(target.id, run.queuedAt, PREVIOUS_RUNS) : [],
     ]);
     return {

@@ -26,6 +26,8 @@ export interface Offer {
 /** The credentials of one run and method: candidates read once, secrets revealed once each. */
 export class RunCredentials {
   private readonly revealed = new Map<string, Promise<RevealedCredential | Error>>();
+  /** Every credential offered to some address of the run (for its diagnosis: kinds only). */
+  readonly offered = new Set<string>();
 
   constructor(
     private readonly method: CredentialMethod,
@@ -51,6 +53,7 @@ export class RunCredentials {
     const credentials: RevealedCredential[] = [];
     const errors: RunError[] = [];
     for (const id of new Set(ordered)) {
+      this.offered.add(id);
       const result = await this.reveal(id);
       if (result instanceof Error) {
         const name = byId.get(id)?.name ?? id;

@@ -84,7 +84,8 @@ export class DiscoveryRunner {
         await this.finish(runId, 'CANCELLED', undefined);
         return;
       }
-      const { results, runErrors } = scanned;
+      const { results, runErrors, credentialsTried } = scanned;
+      await this.runs.recordCredentialsTried(runId, credentialsTried);
       const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
       const summary = await this.loader.load(runId, results, target.sshPort, new Date().toISOString());
       await this.runs.addErrors(runId, errors);
@@ -102,7 +103,7 @@ export class DiscoveryRunner {
   }
 
   /** Every address through the pipeline, a bounded number at a time; 'CANCELLED' when a cancel arrives. */
-  private async scanAll(runId: string, target: TargetRecord): Promise<{ results: AddressResult[]; runErrors: RunError[] } | 'CANCELLED'> {
+  private async scanAll(runId: string, target: TargetRecord): Promise<{ results: AddressResult[]; runErrors: RunError[]; credentialsTried: string[] } | 'CANCELLED'> {
     const entries = target.addresses.map((a) => parseAddress(a) as ParsedAddress);
     const tasks = (function* () {
       for (const entry of entries) for (const address of expandAddresses([entry])) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
@@ -140,7 +141,7 @@ export class DiscoveryRunner {
     await report(true);
     await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
     await report(true);
-    return cancelled ? 'CANCELLED' : { results, runErrors };
+    return cancelled ? 'CANCELLED' : { results, runErrors, credentialsTried: [...credentials.values()].flatMap((c) => [...c.offered]) };
   }
 
   private async scanAddress(

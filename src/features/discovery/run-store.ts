@@ -24,6 +24,7 @@ export interface RunRecord {
   errorCount: number;
   cancelRequested: boolean;
   failureReason: string | null;
+  credentialsTried: string[];
 }
 
 export interface RunError {
@@ -44,7 +45,7 @@ const SELECT = [
   'id', 'target_id as targetId', 'target_name as targetName', 'trigger', 'status', 'queued_at as queuedAt', 'started_at as startedAt',
   'finished_at as finishedAt', 'progress_done as progressDone', 'progress_total as progressTotal', 'hosts_responding as hostsResponding',
   'assets_created as assetsCreated', 'assets_updated as assetsUpdated', 'error_count as errorCount', 'cancel_requested as cancelRequested',
-  'failure_reason as failureReason',
+  'failure_reason as failureReason', 'credentials_tried as credentialsTried',
 ];
 
 export const ERRORS_SHOWN = 1000;
@@ -106,6 +107,10 @@ export class RunStore {
       .update({ progress_done: done, progress_total: total, lease_expires_at: new Date(Date.now() + leaseMs) })
       .returning('cancel_requested');
     return row?.cancel_requested === true;
+  }
+
+  async recordCredentialsTried(runId: string, ids: string[]): Promise<void> {
+    if (ids.length) await this.db('discovery_runs').where({ id: runId }).update({ credentials_tried: ids });
   }
 
   async addErrors(runId: string, errors: RunError[]): Promise<void> {
