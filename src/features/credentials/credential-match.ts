@@ -10,15 +10,16 @@ function wildcard(pattern: string): RegExp {
 export function patternCovers(pattern: string, ip: string | undefined, hostname: string | undefined): boolean {
   const family = ip ? net.isIP(ip) : 0;
   const slash = pattern.indexOf('/');
-  if (slash >= 0) {
-    const base = pattern.slice(0, slash);
-    const baseFamily = net.isIP(base);
+  const base = slash >= 0 ? pattern.slice(0, slash) : pattern;
+  const baseFamily = net.isIP(base);
+  if (slash >= 0 || baseFamily) {
     if (!ip || baseFamily !== family) return false;
     const list = new net.BlockList();
     const type = family === 6 ? 'ipv6' : 'ipv4';
-    list.addSubnet(base, Number(pattern.slice(slash + 1)), type);
+    // An IP is compared as an address, not as text: "2001:db8::1" is also "2001:db8:0:0::1".
+    if (slash >= 0) list.addSubnet(base, Number(pattern.slice(slash + 1)), type);
+    else list.addAddress(base, type);
     return list.check(ip, type);
   }
-  if (net.isIP(pattern)) return ip !== undefined && pattern.toLowerCase() === ip.toLowerCase();
   return hostname !== undefined && wildcard(pattern).test(hostname.toLowerCase());
 }

@@ -20,7 +20,8 @@ export const APPLICATION_SIGNATURES: readonly Signature[] = [
   { id: 'apache-httpd', name: 'Apache HTTP Server', vendor: 'Apache Software Foundation', processes: /^(apache2|httpd)$/, packages: /^(apache2|httpd)$/ },
   { id: 'haproxy', name: 'HAProxy', processes: /^haproxy$/, packages: /^haproxy$/ },
   { id: 'tomcat', name: 'Apache Tomcat', vendor: 'Apache Software Foundation', processes: /^(tomcat\d*|catalina)$/, packages: /^tomcat\d*$/ },
-  { id: 'postgresql', name: 'PostgreSQL', vendor: 'PostgreSQL Global Development Group', processes: /^(postgres|postmaster)$/, packages: /^postgresql(-\d+)?$|^postgresql\d*-server$/ },
+  // Not Debian's "postgresql" metapackage: its version (15+248) is its own, not the server's.
+  { id: 'postgresql', name: 'PostgreSQL', vendor: 'PostgreSQL Global Development Group', processes: /^(postgres|postmaster)$/, packages: /^postgresql-\d+$|^postgresql\d*-server$/ },
   { id: 'mysql', name: 'MySQL', vendor: 'Oracle', processes: /^mysqld$/, packages: /^mysql(-community)?-server(-core)?(-\d.*)?$/ },
   { id: 'mariadb', name: 'MariaDB', vendor: 'MariaDB Foundation', processes: /^mariadbd$/, packages: /^mariadb-server(-core)?(-\d.*)?$/ },
   { id: 'mongodb', name: 'MongoDB', vendor: 'MongoDB', processes: /^mongod$/, packages: /^mongodb(-org)?(-server)?$/ },

@@ -124,9 +124,10 @@ export function parsePackages(output: string): ObservedPackage[] | undefined {
   }
   const apk = s.get('apk');
   if (apk !== undefined) {
-    // "musl-1.2.4-r2 x86_64 {musl} (MIT) [installed]": the version starts at the last "-" followed by a digit.
+    // "musl-1.2.4-r2 x86_64 {musl} (MIT) [installed]": the version starts at the last "-" followed by a digit
+    // (greedy: names hold "-<digit>" too, as "font-adobe-100dpi-1.0.4-r2").
     return lines(apk).flatMap((line) => {
-      const match = /^(\S+?)-(\d\S*)\s/.exec(line);
+      const match = /^(\S+)-(\d\S*)\s/.exec(line);
       const packageName = cleanText(match?.[1], 512);
       return packageName ? [{ packageName, version: cleanText(match?.[2], 256) ?? null, publisher: null, packageManager: 'apk' }] : [];
     });
@@ -138,8 +139,9 @@ export interface ProcessLine extends ObservedProcess {
   unit?: string;
 }
 
-// Session processes of sshd ("sshd: scan@notty", "sshd: scan [priv]"): our own connection.
-const SSH_SESSION = /^sshd: \S+(@|\s\[)/;
+// Session processes of sshd ("sshd: scan@notty", "sshd: scan [priv]"; "sshd-session:" since OpenSSH 9.8): our
+// own connection. Not the listener above them, "sshd: /usr/sbin/sshd [listener] 0 of 10-100 startups" when run without options.
+const SSH_SESSION = /^sshd(-session)?: \S+(@|\s\[priv\])/;
 
 /**
  * Processes from `ps`, names from the second `ps` (comm may hold spaces, so it has a line of its
@@ -198,7 +200,8 @@ function endpoint(token: string): { address: string; port: number } | undefined 
 }
 
 function socketProcess(rest: string): { pid?: number; processName?: string } {
-  const m = /users:\(\("((?:[^"\\]|\\.)*)",pid=(\d+)/.exec(rest);
+  // ss prints the name as it is, quotes included ("my "q",pid=...): the name ends at the first '",pid='.
+  const m = /users:\(\("(.*?)",pid=(\d+)/.exec(rest);
   return m ? { processName: cleanText(m[1], 512), pid: Number(m[2]) } : {};
 }
 
