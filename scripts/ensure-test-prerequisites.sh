@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the tests need beyond npm, from Debian's packages: Java 17+ and Maven (the local Neo4j
 # launcher); the discovery peers: OpenSSH's sshd, net-snmp's snmpd and tools, lldpd, redis-server,
-# sudo, iproute2 (network namespaces), procps and perl (the lab hosts' init). Installed when
+# sudo, iproute2 (network namespaces), nftables (a host that filters TCP), ping (the ICMP sweep),
+# procps and perl (the lab hosts' init). Installed when
 # missing and we are root; otherwise named in a clear message (the peer tests then say they did
 # not run; Java and Maven are required).
 set -euo pipefail
@@ -18,6 +19,8 @@ peers=()
 [ -x /usr/bin/redis-server ] || peers+=(redis-server)
 [ -x /usr/bin/sudo ] || peers+=(sudo)
 command -v ip >/dev/null 2>&1 || peers+=(iproute2)
+[ -x /usr/sbin/nft ] || peers+=(nftables)
+[ -x /usr/bin/ping ] || peers+=(iputils-ping)
 command -v ps >/dev/null 2>&1 || peers+=(procps)
 command -v perl >/dev/null 2>&1 || peers+=(perl)
 

@@ -224,7 +224,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
       inventoryConnectors(config, hostState),
       new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState),
       {
-        sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs },
+        sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs, icmp: config.discoveryIcmp },
         concurrency: config.discoveryConcurrency,
         hostConcurrency: config.discoveryHostConcurrency,
         hostTimeoutMs: config.discoveryHostTimeoutMs,

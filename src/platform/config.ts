@@ -222,6 +222,7 @@ export const SETTINGS = {
     'TCP ports the SWEEP method connects to; an accepted or refused connection proves a live host.',
     { default: '22,23,80,135,139,443,445,3389,5985,8080' },
   ),
+  discoveryIcmp: setting('service.discovery.icmp', bool, 'SWEEP also sends an ICMP echo (ping) to an address where no port answered.', { default: true }),
   discoveryConnectTimeoutMs: setting('service.discovery.connect-timeout-ms', int(50, 60_000), 'How long a discovery connection attempt waits for an answer.', {
     default: 1500,
   }),

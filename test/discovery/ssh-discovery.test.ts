@@ -258,6 +258,17 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     }
   });
 
+  it('finds a host that drops every TCP port probed by its answer to an ICMP echo', async () => {
+    await network.hosts.h1.exec("nft add table inet probe && nft 'add chain inet probe in { type filter hook input priority 0; }' && nft add rule inet probe in tcp dport '{ 22, 6379 }' drop");
+    try {
+      const run = await scan('h1 by sweep', [h1], { methods: ['SWEEP'] });
+      expect(run).toMatchObject({ status: 'COMPLETED', summary: { hostsResponding: 1, assetsUpdated: 1, errors: 0 } });
+      expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'SUCCESS' });
+    } finally {
+      await network.hosts.h1.exec('nft delete table inet probe');
+    }
+  });
+
   it('reports an SNMP agent that does not answer the community as SNMP_NO_ANSWER', async () => {
     await api.put(`/api/v1/credentials/${snmpCredentialId}`, { secrets: { community: 'not-the-community' } });
     try {

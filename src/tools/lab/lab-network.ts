@@ -19,7 +19,7 @@ export const SCAN_USER = 'invscan';
 export const SCAN_PASSWORD = 'scan-Password-1';
 export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
-const TOOLS = ['/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
 
 export interface TestHost {
   name: string;
