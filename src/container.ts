@@ -120,6 +120,8 @@ export interface Container extends AccessServices {
   runs: RunStore;
   discovery: DiscoveryService;
   hostState: HostStateStore;
+  /** The load steps of a run (the runner's), for the benchmarks. */
+  observationLoader: ObservationLoader;
   discoveryRunner: DiscoveryRunner;
   diagnosis: DiagnosisService;
   alerts: AlertService;
@@ -193,6 +195,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
+  const observationLoader = new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState);
   const diagnosis = new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetStore, new CredentialStore(db), access.audit, logger);
   const alerts = new AlertService({
     webhookUrl: config.alertWebhookUrl,
@@ -216,13 +219,14 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),
     hostState,
+    observationLoader,
     discoveryRunner: new DiscoveryRunner(
       runs,
       targetStore,
       new CredentialOffer(db, access.credentials, hostState),
       hostState,
       inventoryConnectors(config, hostState),
-      new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState),
+      observationLoader,
       {
         sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs, icmp: config.discoveryIcmp },
         concurrency: config.discoveryConcurrency,

@@ -4,7 +4,8 @@
 // TCP connection between two hosts). h1 and h2 are also cabled to the "switch" sw (veth pairs into
 // a Linux bridge): its lldpd sees them as LLDP neighbours and serves LLDP-MIB to its snmpd over
 // AgentX, and its bridge's learnt MACs are served as BRIDGE-MIB (snmpd has no BRIDGE-MIB of its
-// own: snmp-pass-persist.mjs serves what `bridge fdb` shows). Needs root.
+// own: snmp-pass-persist.mjs serves what `bridge fdb` shows). `extraHosts` adds plain hosts (sshd
+// and snmpd only) for figures that need more hosts than three. Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
@@ -32,8 +33,15 @@ export interface TestHost {
   replaceHostKey(): Promise<void>;
 }
 
+export interface TestNetworkOptions {
+  /** Plain hosts e1..eN at .101 onwards on the bridge, running sshd and snmpd only (0 by default). */
+  extraHosts?: number;
+}
+
 export interface TestNetwork {
   hosts: Record<'h1' | 'h2' | 'sw', TestHost>;
+  /** The hosts of `extraHosts`, e1..eN. */
+  extraHosts: TestHost[];
   /** The private key of SCAN_USER (OpenSSH format). */
   privateKey: string;
   /** An address on the subnet where nothing is. */
@@ -83,13 +91,18 @@ async function ensureScanUser(): Promise<void> {
 }
 
 interface HostSpec {
-  name: 'h1' | 'h2' | 'sw';
+  name: string;
   octet: number;
-  lldpPorts: string;
+  /** The ports lldpd runs on; a plain host runs no lldpd. */
+  lldpPorts?: string;
   extra: string;
 }
 
-export async function startTestNetwork(): Promise<TestNetwork> {
+const EXTRA_HOSTS_FROM = 101;
+const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
+
+export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
+  if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   await cleanUp();
   await ensureScanUser();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'inventory-peers-'));
@@ -99,27 +112,34 @@ export async function startTestNetwork(): Promise<TestNetwork> {
 
   const inits: ChildProcess[] = [];
   const stop = async () => {
-    for (const child of inits) if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    for (const child of inits) {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The host's processes are gone already (ESRCH): removing its namespace is all that is left.
+      }
+    }
     await cleanUp();
     await rm(dir, { recursive: true, force: true });
     await rm(SUDOERS, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, stop);
+    return await build(dir, inits, privateKey, extraHosts, stop);
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-async function build(dir: string, inits: ChildProcess[], privateKey: string, stop: () => Promise<void>): Promise<TestNetwork> {
+async function build(dir: string, inits: ChildProcess[], privateKey: string, extraHosts: number, stop: () => Promise<void>): Promise<TestNetwork> {
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', extra: '' },
     { name: 'h2', octet: 12, lldpPorts: 'eth1', extra: `redis-server --bind ${SUBNET}.12 --port 6379 --save '' --appendonly no --daemonize no --protected-mode no > /dev/null 2>&1 &` },
     { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
+    ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
   ];
-  const hosts = {} as TestNetwork['hosts'];
+  const all = new Map<string, TestHost>();
   for (const spec of specs) {
     const ns = `${PREFIX}-${spec.name}`;
     await sh(`ip netns add ${ns} && ip -n ${ns} link set lo up`);
@@ -162,7 +182,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
       'mkdir -p /run/sshd /run/lldpd',
       `/usr/sbin/sshd -f ${hostDir}/sshd_config`,
       `MIBS= /usr/sbin/snmpd -C -c ${hostDir}/snmpd.conf -p /run/snmpd.pid -Lf ${hostDir}/snmpd.log`,
-      `/usr/sbin/lldpd -d -x -X /run/agentx.sock -I ${spec.lldpPorts} > /dev/null 2>&1 &`,
+      spec.lldpPorts ? `/usr/sbin/lldpd -d -x -X /run/agentx.sock -I ${spec.lldpPorts} > /dev/null 2>&1 &` : '',
       spec.extra,
       // pid 1 reaps orphans as a real init does (sshd's ended sessions would stay zombies otherwise).
       "exec perl -e 'while (1) { sleep 1 if waitpid(-1, 0) <= 0 }'",
@@ -177,7 +197,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
       const initPid = (await sh(`pgrep -P ${child.pid}`)).trim().split('\n')[0];
       return sh(`nsenter -t ${initPid} -a sh -c ${JSON.stringify(command)}`);
     };
-    hosts[spec.name] = {
+    const host: TestHost = {
       name: spec.name,
       address: `${SUBNET}.${spec.octet}`,
       exec: enter,
@@ -189,14 +209,17 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
         await enter("pkill -f '^sshd: /usr/sbin/sshd' && while pgrep -f '^sshd: /usr/sbin/sshd' > /dev/null; do sleep 0.05; done");
       },
       replaceHostKey: async () => {
-        await hosts[spec.name].stopSshd();
+        await host.stopSshd();
         await sh(`rm -f ${hostDir}/host_key ${hostDir}/host_key.pub && ssh-keygen -q -t ed25519 -N '' -f ${hostDir}/host_key`);
-        await hosts[spec.name].startSshd();
+        await host.startSshd();
       },
     };
+    all.set(spec.name, host);
   }
+  const byName = (name: string) => all.get(name) as TestHost;
+  const hosts: TestNetwork['hosts'] = { h1: byName('h1'), h2: byName('h2'), sw: byName('sw') };
   await waitFor(async () => {
-    for (const host of Object.values(hosts)) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 " && ss -Hlnu | grep -q ":161 "'`);
+    for (const host of all.values()) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 " && ss -Hlnu | grep -q ":161 "'`);
     await sh(`ip netns exec ${PREFIX}-h2 sh -c 'ss -Hlnt | grep -q ":6379 "'`);
   }, 'sshd, snmpd and redis-server listening in every host');
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
@@ -218,6 +241,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, sto
 
   return {
     hosts,
+    extraHosts: [...all.values()].slice(specs.length - extraHosts),
     privateKey,
     emptyAddress: `${SUBNET}.99`,
     stop,
