@@ -32,6 +32,7 @@ import { createLogger } from '../platform/logger.js';
 import { fromProjectRoot } from '../platform/project-root.js';
 import type { Container } from '../container.js';
 import { closeServer, listen, openStores, startService, type RunningService } from '../start-service.js';
+import { echoWaitMs } from '../features/discovery/sweep-connector.js';
 import { demoEstate } from './demo-estate.js';
 import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, SUBNET, type TestNetwork } from './lab/lab-network.js';
 
@@ -535,7 +536,8 @@ function discoverySection({ config, postgres, load, lab, shortSweep, unavailable
     const perMinute = (seconds: number) => ((lab.hosts / seconds) * 60).toFixed(0);
     const waves = Math.ceil(lab.hosts / config.discoveryHostConcurrency);
     const addresses = lab.sweep[0]?.progress.total ?? 0;
-    const waitsOf = (timeoutMs: number) => (Math.ceil(addresses / config.discoveryConcurrency) * timeoutMs) / 1000;
+    const silentMs = (timeoutMs: number) => timeoutMs + (config.discoveryIcmp ? echoWaitMs(timeoutMs) : 0);
+    const waitsOf = (timeoutMs: number) => (Math.ceil(addresses / config.discoveryConcurrency) * silentMs(timeoutMs)) / 1000;
     const sweepRow = (timeoutMs: number, runs: TimedRun[]) => {
       const seconds = median(secondsOf(runs));
       return `| ${timeoutMs} ms | ${seconds.toFixed(1)} (${spread(secondsOf(runs))}) | ${(addresses / seconds).toFixed(0)} | ${runs[0]?.summary.hostsResponding} |`;
@@ -562,7 +564,7 @@ A SWEEP-only run over ${SUBNET}.0/24 (${addresses} addresses; the lab hosts and 
 ${sweepRow(config.discoveryConnectTimeoutMs, lab.sweep)}
 ${sweepRow(SHORT_CONNECT_TIMEOUT_MS, shortSweep)}
 
-A silent address costs one full connect time-out, ${config.discoveryConcurrency} addresses at a time, so a mostly empty /24 takes about ⌈${addresses} ÷ ${config.discoveryConcurrency}⌉ × the time-out (${waitsOf(config.discoveryConnectTimeoutMs).toFixed(1)} s and ${waitsOf(SHORT_CONNECT_TIMEOUT_MS).toFixed(1)} s): the time-out is the knob, as long as the slowest real host still answers within it.`;
+A silent address costs one full connect time-out${config.discoveryIcmp ? ' and then the wait of an unanswered ICMP echo (`service.discovery.icmp`; ping counts whole seconds, at least one)' : ''}, ${config.discoveryConcurrency} addresses at a time, so a mostly empty /24 takes about ⌈${addresses} ÷ ${config.discoveryConcurrency}⌉ × that (${waitsOf(config.discoveryConnectTimeoutMs).toFixed(1)} s and ${waitsOf(SHORT_CONNECT_TIMEOUT_MS).toFixed(1)} s): the time-out is the knob, as long as the slowest real host still answers within it.`;
   }
   return `
 ## Discovery

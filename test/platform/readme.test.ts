@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SCAN_ERROR_CODES } from '../../src/features/discovery/scan-error-codes.js';
 import { SETTINGS } from '../../src/platform/config.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 
@@ -17,5 +18,12 @@ describe('README', () => {
   it('names the set-up-and-start and the test commands', () => {
     expect(readme).toContain('npm install && npm start');
     expect(readme).toContain('npm install && npm test');
+  });
+});
+
+describe('docs/discovery.md', () => {
+  it('explains every error code that discovery records', () => {
+    const doc = readFileSync(fromProjectRoot('docs', 'discovery.md'), 'utf8');
+    for (const code of Object.keys(SCAN_ERROR_CODES)) expect(doc).toContain(`| \`${code}\` |`);
   });
 });

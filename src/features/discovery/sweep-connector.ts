@@ -41,9 +41,14 @@ function probe(ip: string, port: number, timeoutMs: number): Promise<PortState> 
   });
 }
 
+/** How long an unanswered ICMP echo waits: ping(8) counts in whole seconds. */
+export function echoWaitMs(timeoutMs: number): number {
+  return Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
+}
+
 /** One ICMP echo through ping(8); false when it gets no reply or ping is missing or not allowed. */
 function echo(ip: string, timeoutMs: number): Promise<boolean> {
-  const args = ['-n', '-q', '-c', '1', '-W', String(Math.max(1, Math.ceil(timeoutMs / 1000))), ip];
+  const args = ['-n', '-q', '-c', '1', '-W', String(echoWaitMs(timeoutMs) / 1000), ip];
   return new Promise((resolve) => {
     execFile('ping', args, { timeout: timeoutMs + 1000 }, (error) => resolve(!error));
   });
