@@ -21,6 +21,8 @@ interface Candidate {
 export interface Offer {
   credentials: RevealedCredential[];
   errors: RunError[];
+  /** A credential of the method worked at this address before. */
+  remembered: boolean;
 }
 
 /** The credentials of one run and method: candidates read once, secrets revealed once each. */
@@ -63,7 +65,7 @@ export class RunCredentials {
     if (credentials.length === 0 && errors.length === 0) {
       errors.push({ address, method: this.method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${METHOD_KINDS[this.method].join(' or ')} credential is listed on the target or matches ${address}.` });
     }
-    return { credentials, errors };
+    return { credentials, errors, remembered: remembered !== undefined };
   }
 
   private reveal(id: string): Promise<RevealedCredential | Error> {

@@ -170,9 +170,9 @@ export class DiscoveryRunner {
     const hostname = net.isIP(task.address) ? result.hostname : task.address;
     return inventory(async () => {
       const deadline = Date.now() + this.settings.hostTimeoutMs;
-      for (const [method, offer] of credentials) {
-        const remembered = await this.hostState.rememberedCredential(result.address, method);
-        const expected = task.explicit || remembered !== undefined;
+      for (const [method, runCredentials] of credentials) {
+        const { credentials: offered, errors, remembered } = await runCredentials.offer(result.address, hostname);
+        const expected = task.explicit || remembered;
         // SSH is tried where its port answered the sweep, or where it is expected to work.
         if (method === 'SSH' && swept && !swept.openPorts.includes(target.sshPort) && !expected) continue;
         if (Date.now() >= deadline) {
@@ -180,7 +180,6 @@ export class DiscoveryRunner {
           result.attempted.push(method);
           continue;
         }
-        const { credentials: offered, errors } = await offer.offer(result.address, hostname);
         const outcome = offered.length ? await this.connectors[method](result.address, offered, target, deadline) : { errors };
         if (outcome.observation) {
           result.observations.push(outcome.observation);

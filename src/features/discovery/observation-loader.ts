@@ -89,20 +89,20 @@ export class ObservationLoader {
     const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle) : { assets: [], created: 0 };
     const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(imported.assets.map((a) => [a.key, a]));
 
-    const touched = swept.flatMap((r) => {
-      const hit = known.get(`IP_ADDRESS:${r.address}`);
-      return hit ? [{ address: r.address, id: hit.assetId }] : [];
-    });
-    await this.scans.touch(touched.filter((t) => results.find((r) => r.address === t.address)?.responding).map((t) => t.id), DISCOVERY_SOURCE, observedAt);
+    const touched = swept.filter((r) => r.responding).flatMap((r) => known.get(`IP_ADDRESS:${r.address}`)?.assetId ?? []);
+    await this.scans.touch(touched, DISCOVERY_SOURCE, observedAt);
 
     await this.communications(hosts, ids, sshPort, observedAt);
     await this.retire(hosts, ids, observedAt);
 
+    // Every address that is an asset now: loaded by this run, or known (reached or not).
     const runHosts: RunHost[] = [];
+    const respondingHost = new Set<string>();
     for (const r of results) {
       const own = ids.get(r.address);
       const id = own?.id ?? known.get(`IP_ADDRESS:${r.address}`)?.assetId;
-      if (!id || (!own && !r.responding && r.attempted.length === 0 && !known.has(`IP_ADDRESS:${r.address}`))) continue;
+      if (!id) continue;
+      if (r.responding) respondingHost.add(r.address);
       runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...new Set(r.observations.map((o) => o.method))], outcome: outcomeOf(r) });
     }
     await this.scans.setOutcomes(runHosts.map((h) => ({ id: h.assetId, outcome: h.outcome })), observedAt);
@@ -111,7 +111,7 @@ export class ObservationLoader {
     return {
       hostsResponding: results.filter((r) => r.responding || r.observations.length > 0).length,
       assetsCreated: created,
-      assetsUpdated: runHosts.filter((h) => !h.created && results.find((r) => r.address === h.address)?.responding).length,
+      assetsUpdated: runHosts.filter((h) => !h.created && respondingHost.has(h.address)).length,
     };
   }
 
@@ -139,7 +139,9 @@ export class ObservationLoader {
         customAttributes: { ...h.attributes, ...(ports.length ? { openPorts: ports.join(',') } : {}) },
       });
       // Applications become SOFTWARE assets on hosts; on a switch or a printer they stay its processes.
-      for (const app of categoryOf(h.assetType) === 'HOST' ? h.applications : []) {
+      const applications = categoryOf(h.assetType) === 'HOST' ? h.applications : [];
+      const appKeys = new Set(applications.map((app) => appKey(key, app.id)));
+      for (const app of applications) {
         assets.push({
           key: appKey(key, app.id),
           assetType: 'SOFTWARE',
@@ -153,10 +155,9 @@ export class ObservationLoader {
       bundle.services.push(...h.services.map((s) => ({ ...s, asset: key })));
       // The process set of a host is replaced as a whole: only by a complete ps.
       if (h.complete.has('processes')) {
-        const apps = new Set(assets.filter((a) => a.assetType === 'SOFTWARE').map((a) => a.key));
         bundle.processes.push(...h.processes.map(({ application, ...p }) => {
           const software = application ? appKey(key, application) : undefined;
-          return { ...p, asset: key, ...(software && apps.has(software) ? { software } : {}) };
+          return { ...p, asset: key, ...(software && appKeys.has(software) ? { software } : {}) };
         }));
       }
       bundle.interfaces.push(...h.interfaces.map((i) => ({ ...i, asset: key })));
