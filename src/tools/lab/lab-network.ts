@@ -7,7 +7,7 @@
 // own: snmp-pass-persist.mjs serves what `bridge fdb` shows). `extraHosts` adds plain hosts (sshd
 // and snmpd only) for figures that need more hosts than three. Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -84,6 +84,28 @@ async function cleanUp(): Promise<void> {
 const SUDOERS = `/etc/sudoers.d/${SCAN_USER}`;
 
 /** The scan account: a password, lldpctl through the adm group (Debian's lldpcli is setuid _lldpd, executable by adm), and `ss` as root through sudo (as an operator would set it up). */
+// The names and the subnet are fixed: one lab network per machine, which this lock file (holding
+// the owner's pid) enforces; a lock whose owner is gone is taken over.
+const LOCK = path.join(os.tmpdir(), 'inventory-lab-network.lock');
+
+async function takeLock(): Promise<void> {
+  try {
+    await writeFile(LOCK, String(process.pid), { flag: 'wx' });
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const owner = Number(await readFile(LOCK, 'utf8').catch(() => ''));
+  let alive = false;
+  try {
+    alive = owner > 0 && owner !== process.pid && process.kill(owner, 0);
+  } catch {
+    alive = false;
+  }
+  if (alive) throw new Error(`Another lab network is running on this machine (process ${owner}); only one can at a time.`);
+  await writeFile(LOCK, String(process.pid));
+}
+
 async function ensureScanUser(): Promise<void> {
   await quiet(`id ${SCAN_USER} || useradd -M -d /tmp -s /bin/sh ${SCAN_USER}`);
   await sh(`echo '${SCAN_USER}:${SCAN_PASSWORD}' | chpasswd && usermod -aG adm ${SCAN_USER}`);
@@ -103,6 +125,7 @@ const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
 export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
+  await takeLock();
   await cleanUp();
   await ensureScanUser();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'inventory-peers-'));
@@ -122,6 +145,7 @@ export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = 
     await cleanUp();
     await rm(dir, { recursive: true, force: true });
     await rm(SUDOERS, { force: true });
+    await rm(LOCK, { force: true });
   };
   try {
     return await build(dir, inits, privateKey, extraHosts, stop);
