@@ -125,15 +125,16 @@ export class ObservationLoader {
     for (const h of hosts) {
       const key = h.address;
       const ports = openPorts.get(key) ?? [];
+      // Fields a host did not tell stay undefined: the import step writes only the defined ones.
       assets.push({
         key,
         assetType: h.assetType,
         displayName: h.hostname ?? h.fqdn ?? h.address,
-        ...(h.hostname ? { hostname: h.hostname } : {}),
-        ...(h.fqdn ? { fqdn: h.fqdn } : {}),
-        ...(h.vendor ? { vendor: h.vendor } : {}),
-        ...(h.model ? { model: h.model } : {}),
-        ...(h.serialNumber ? { serialNumber: h.serialNumber } : {}),
+        hostname: h.hostname,
+        fqdn: h.fqdn,
+        vendor: h.vendor,
+        model: h.model,
+        serialNumber: h.serialNumber,
         macAddresses: h.macAddresses,
         ipAddresses: h.ipAddresses,
         customAttributes: { ...h.attributes, ...(ports.length ? { openPorts: ports.join(',') } : {}) },

@@ -183,16 +183,9 @@ export async function collectSsh(address: string, credentials: RevealedCredentia
 
 /** The observation from the commands' outputs; a scope is complete only when all its commands answered. */
 function normalise(address: string, outputs: Map<LinuxCommand, string | undefined>): HostObservation {
-  const facts = parseFacts(outputs.get('facts') ?? '');
-  const observation = emptyObservation(address, 'SSH', facts.assetType);
-  Object.assign(observation, {
-    ...(facts.hostname ? { hostname: facts.hostname } : {}),
-    ...(facts.fqdn ? { fqdn: facts.fqdn } : {}),
-    ...(facts.vendor ? { vendor: facts.vendor } : {}),
-    ...(facts.model ? { model: facts.model } : {}),
-    ...(facts.serialNumber ? { serialNumber: facts.serialNumber } : {}),
-    attributes: facts.attributes,
-  });
+  // parseFacts leaves out what the host did not tell: its identity fields spread as they are.
+  const { assetType, ...identity } = parseFacts(outputs.get('facts') ?? '');
+  const observation: HostObservation = { ...emptyObservation(address, 'SSH', assetType), ...identity };
   const complete = (scope: ObservedScope, ...commands: LinuxCommand[]) => {
     if (commands.every((c) => outputs.get(c) !== undefined)) observation.complete.add(scope);
   };
