@@ -5,7 +5,7 @@ import type { RevealedCredential } from '../../src/features/credentials/credenti
 import { collectSsh, type SshOptions } from '../../src/features/discovery/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_START_TIMEOUT_MS, networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const unavailable = await networkUnavailable();
@@ -39,7 +39,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     const community = await api.post('/api/v1/credentials', { name: 'lab community', kind: 'SNMP_V2C', matchPatterns: ['10.77.0.0/24'], secrets: { community: SNMP_COMMUNITY } });
     expect(community.status).toBe(201);
     snmpCredentialId = community.body.data.id;
-  }, 120_000);
+  }, LAB_START_TIMEOUT_MS);
   afterAll(async () => {
     await service?.stop();
     await network?.stop();

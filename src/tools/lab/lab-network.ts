@@ -85,25 +85,39 @@ const SUDOERS = `/etc/sudoers.d/${SCAN_USER}`;
 
 /** The scan account: a password, lldpctl through the adm group (Debian's lldpcli is setuid _lldpd, executable by adm), and `ss` as root through sudo (as an operator would set it up). */
 // The names and the subnet are fixed: one lab network per machine, which this lock file (holding
-// the owner's pid) enforces; a lock whose owner is gone is taken over.
+// the owner's pid) enforces; a lock whose owner is gone is taken over. A second user waits for the
+// first (two test runs on one machine take turns) up to LOCK_WAIT_MS, then says who holds it.
 const LOCK = path.join(os.tmpdir(), 'inventory-lab-network.lock');
+const LOCK_WAIT_MS = 30 * 60_000;
+const LOCK_POLL_MS = 2_000;
+/** How long a caller should allow startTestNetwork: the wait for the lock, then the start itself. */
+export const LAB_START_TIMEOUT_MS = LOCK_WAIT_MS + 120_000;
+
+function ownerAlive(owner: number): boolean {
+  try {
+    return owner > 0 && owner !== process.pid && process.kill(owner, 0);
+  } catch {
+    return false;
+  }
+}
 
 async function takeLock(): Promise<void> {
-  try {
-    await writeFile(LOCK, String(process.pid), { flag: 'wx' });
-    return;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const giveUpAt = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await writeFile(LOCK, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(await readFile(LOCK, 'utf8').catch(() => ''));
+    if (!ownerAlive(owner)) {
+      await rm(LOCK, { force: true });
+      continue;
+    }
+    if (Date.now() > giveUpAt) throw new Error(`Another lab network is running on this machine (process ${owner}); only one can at a time.`);
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
-  const owner = Number(await readFile(LOCK, 'utf8').catch(() => ''));
-  let alive = false;
-  try {
-    alive = owner > 0 && owner !== process.pid && process.kill(owner, 0);
-  } catch {
-    alive = false;
-  }
-  if (alive) throw new Error(`Another lab network is running on this machine (process ${owner}); only one can at a time.`);
-  await writeFile(LOCK, String(process.pid));
 }
 
 async function ensureScanUser(): Promise<void> {
