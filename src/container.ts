@@ -32,6 +32,8 @@ import { AgingSweep } from './features/maintenance/aging-sweep.js';
 import { MaintenanceJobs } from './features/maintenance/maintenance-jobs.js';
 import { RetentionSweep } from './features/maintenance/retention-sweep.js';
 import { SchemaService } from './features/schema/schema-service.js';
+import { InterfaceLinkStore } from './features/topology/interface-link-store.js';
+import { TopologyGraphRepository } from './features/topology/topology-graph-repository.js';
 import { TopologyService } from './features/topology/topology-service.js';
 import { ApiTokenService } from './features/auth/api-token-service.js';
 import { ApiTokenStore } from './features/auth/api-token-store.js';
@@ -211,7 +213,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     assetReadModel,
     assets: new AssetService(assetGraph, assetReadModel, access.audit),
     relationships: new RelationshipGraphRepository(graph),
-    topology: new TopologyService(graph, assetGraph),
+    topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
     importer,
     exports: new ExportService(assetGraph, new SubRecordExportStore(db)),

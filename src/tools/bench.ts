@@ -171,8 +171,8 @@ async function graphApi(container: Container, hosts: number): Promise<void> {
       ['GET /assets?q=vm-par-01&size=50', 'same, q on the text index', () => get('/api/v1/assets?q=vm-par-01&size=50'), () => listing({ q: 'vm-par-01' })],
       ['GET /assets?type=VM&site=paris&environment=production&size=50', 'same, three filters', () => get('/api/v1/assets?type=VM&site=paris&environment=production&size=50'), () => listing({ types: ['VM'], sites: ['paris'], environments: ['production'] })],
       ['GET /assets/{id}', 'asset + parent edge + parent', (i) => get(`/api/v1/assets/${vmIds[i % vmIds.length]}`), (i) => repo.get(vmIds[i % vmIds.length] as string)],
-      ['GET /topology/{id}/neighbors?depth=2', 'the hop queries', (i) => get(`/api/v1/topology/${vmIds[i % vmIds.length]}/neighbors?depth=2`), (i) => container.topology.neighbors(vmIds[i % vmIds.length] as string, 2)],
-      ['GET /topology/{id}/neighbors?depth=5', 'the hop queries', (i) => get(`/api/v1/topology/${vmIds[i % vmIds.length]}/neighbors?depth=5`), (i) => container.topology.neighbors(vmIds[i % vmIds.length] as string, 5)],
+      ['GET /topology/{id}/neighbors?depth=2', 'the hop queries', (i) => get(`/api/v1/topology/${vmIds[i % vmIds.length]}/neighbors?depth=2`), (i) => container.topology.neighbors(vmIds[i % vmIds.length] as string, { depth: 2, followInterfaceLinks: false, nodeLimit: 500 })],
+      ['GET /topology/{id}/neighbors?depth=5', 'the hop queries', (i) => get(`/api/v1/topology/${vmIds[i % vmIds.length]}/neighbors?depth=5`), (i) => container.topology.neighbors(vmIds[i % vmIds.length] as string, { depth: 5, followInterfaceLinks: false, nodeLimit: 500 })],
     ];
     const rows: string[] = [];
     for (const [endpoint, bare, http, cypher] of scenarios) {

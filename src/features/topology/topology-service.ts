@@ -1,73 +1,95 @@
-// The graph around one asset, up to `depth` hops, walked hop by hop (one query per hop) over
-// active edges, stopping at NODE_CAP nodes (then `truncated` is true).
+// The graph around one asset, up to `depth` hops over active relationships, at most `nodeLimit`
+// assets (then `truncated` is true), with the port-to-port links (interface connections, spec
+// 2.12) between the assets it holds. By default the walk is one Cypher statement; when interface
+// links are followed as hops too, it goes hop by hop, asking both stores at each hop, because the
+// links live in PostgreSQL.
 import { NotFoundError } from '../../platform/errors.js';
-import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { AssetGraphRepository, AssetSummary } from '../assets/asset-graph-repository.js';
+import type { AssetGraphRepository } from '../assets/asset-graph-repository.js';
+import type { InterfaceLink, InterfaceLinkStore } from './interface-link-store.js';
+import type { TopologyEdge, TopologyGraphRepository, TopologyNode } from './topology-graph-repository.js';
 
-export const NODE_CAP = 500;
-// Rows one hop may read: enough for the cap even where one node has many edges to known nodes.
-const HOP_ROW_LIMIT = NODE_CAP * 20;
+export const DEFAULT_NODE_LIMIT = 500;
+export const MAX_NODE_LIMIT = 5000;
+// Rows one hop or one link query may read: enough for the cap even where one node has many edges to known nodes.
+const ROWS_PER_NODE = 20;
 
-export interface TopologyNode extends AssetSummary {
+export interface TopologyRequest {
   depth: number;
-}
-
-export interface TopologyEdge {
-  id: string;
-  type: string;
-  source: string;
-  target: string;
+  followInterfaceLinks: boolean;
+  nodeLimit: number;
 }
 
 export interface Topology {
   root: TopologyNode;
   nodes: TopologyNode[];
   edges: TopologyEdge[];
+  interfaceLinks: InterfaceLink[];
   truncated: boolean;
   nodeCap: number;
 }
 
-interface HopRow {
-  id: string;
-  type: string;
-  source: string;
-  target: string;
-  node: AssetSummary;
-}
-
 export class TopologyService {
   constructor(
-    private readonly graph: NeoGraph,
+    private readonly graph: TopologyGraphRepository,
     private readonly assets: AssetGraphRepository,
-  ) {
-    graph.catalog.require('topology/expand-neighbors');
+    private readonly links: InterfaceLinkStore,
+  ) {}
+
+  async neighbors(assetId: string, request: TopologyRequest): Promise<Topology> {
+    const topology = request.followInterfaceLinks ? await this.walkWithLinks(assetId, request) : await this.walk(assetId, request);
+    if (!topology) throw new NotFoundError(`No asset with id ${assetId}.`);
+    return topology;
   }
 
-  async neighbors(assetId: string, depth: number): Promise<Topology> {
+  private async walk(assetId: string, { depth, nodeLimit }: TopologyRequest): Promise<Topology | undefined> {
+    const walk = await this.graph.walk(assetId, depth, nodeLimit - 1);
+    if (!walk) return undefined;
+    const nodes = [walk.root, ...walk.nodes];
+    const interfaceLinks = await this.links.among(nodes.map((n) => n.id), nodeLimit * ROWS_PER_NODE);
+    return { root: walk.root, nodes, edges: walk.edges, interfaceLinks, truncated: walk.truncated, nodeCap: nodeLimit };
+  }
+
+  private async walkWithLinks(assetId: string, { depth, nodeLimit }: TopologyRequest): Promise<Topology | undefined> {
     const [rootSummary] = await this.assets.summaries([assetId]);
-    if (!rootSummary) throw new NotFoundError(`No asset with id ${assetId}.`);
+    if (!rootSummary) return undefined;
     const root: TopologyNode = { ...rootSummary, depth: 0 };
     const nodes = new Map<string, TopologyNode>([[root.id, root]]);
     const edges = new Map<string, TopologyEdge>();
-    let frontier = [root.id];
+    const links = new Map<string, InterfaceLink>();
+    const rowLimit = nodeLimit * ROWS_PER_NODE;
     let truncated = false;
-    for (let hop = 1; hop <= depth && frontier.length > 0 && !truncated; hop++) {
-      const rows = await this.graph.read<HopRow & Record<string, unknown>>('topology/expand-neighbors', { frontier, limit: int(HOP_ROW_LIMIT) });
-      if (rows.length === HOP_ROW_LIMIT) truncated = true;
-      const next: string[] = [];
-      for (const row of rows) {
-        if (!nodes.has(row.node.id)) {
-          if (nodes.size >= NODE_CAP) {
-            truncated = true;
-            continue;
-          }
-          nodes.set(row.node.id, { ...row.node, depth: hop });
-          next.push(row.node.id);
-        }
-        edges.set(row.id, { id: row.id, type: row.type, source: row.source, target: row.target });
+    let frontier = [root.id];
+    const reach = (node: Omit<TopologyNode, 'depth'>, hop: number, next: string[]) => {
+      if (nodes.has(node.id)) return;
+      if (nodes.size >= nodeLimit) {
+        truncated = true;
+        return;
       }
+      nodes.set(node.id, { ...node, depth: hop });
+      next.push(node.id);
+    };
+    for (let hop = 1; hop <= depth && frontier.length > 0 && !truncated; hop++) {
+      const [hopRows, hopLinks] = await Promise.all([this.graph.expand(frontier, rowLimit), this.links.touching(frontier, rowLimit)]);
+      if (hopRows.length === rowLimit || hopLinks.length === rowLimit) truncated = true;
+      const next: string[] = [];
+      for (const { edge, node } of hopRows) {
+        reach(node, hop, next);
+        edges.set(edge.id, edge);
+      }
+      const cabled = new Set(hopLinks.flatMap((l) => [l.sourceAssetId, l.targetAssetId]).filter((id) => !nodes.has(id)));
+      for (const node of await this.assets.summaries([...cabled].sort())) reach(node, hop, next);
+      for (const link of hopLinks) links.set(link.id, link);
       frontier = next;
     }
-    return { root, nodes: [...nodes.values()], edges: [...edges.values()], truncated, nodeCap: NODE_CAP };
+    // Only what joins two assets of the answer: the cap may have left an edge's far end out.
+    const within = (a: string, b: string) => nodes.has(a) && nodes.has(b);
+    return {
+      root,
+      nodes: [...nodes.values()],
+      edges: [...edges.values()].filter((e) => within(e.source, e.target)),
+      interfaceLinks: [...links.values()].filter((l) => within(l.sourceAssetId, l.targetAssetId)),
+      truncated,
+      nodeCap: nodeLimit,
+    };
   }
 }
