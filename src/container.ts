@@ -9,6 +9,7 @@ import { AssetGraphRepository } from './features/assets/asset-graph-repository.j
 import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
+import { AssetNameStore } from './features/import/asset-name-store.js';
 import { IdentityStore } from './features/import/identity-store.js';
 import { CredentialOffer } from './features/discovery/credential-offer.js';
 import { DiscoveryRunner, type InventoryConnector } from './features/discovery/discovery-runner.js';
@@ -59,8 +60,12 @@ import { loadServiceSecrets, type ServiceSecrets } from './platform/local-secret
 import type { Logger } from './platform/logger.js';
 import { CypherCatalog } from './platform/neo4j/cypher-catalog.js';
 import { createDriver, NeoGraph } from './platform/neo4j/neo4j-graph.js';
+import { createCopyPool } from './platform/postgres/copy-out.js';
 import { createDatabase, type Database } from './platform/postgres/postgres-client.js';
 import { Scheduler } from './platform/scheduler/scheduler.js';
+
+// Exports streaming at the same time; more wait up to service.store-timeout-ms, then get a 503.
+const EXPORT_CONNECTIONS = 4;
 
 export interface StoreAddresses {
   databaseUrl: string;
@@ -105,6 +110,8 @@ export interface Container extends AccessServices {
   db: Database;
   /** Connections of the browser-session store. */
   sessionPool: pg.Pool;
+  /** Connections of the streamed exports (COPY), apart from the API's. */
+  copyPool: pg.Pool;
   driver: Driver;
   graph: NeoGraph;
   scheduler: Scheduler;
@@ -172,6 +179,8 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const db = createDatabase({ url: stores.databaseUrl, poolMax: config.databasePoolMax, timeoutMs: config.storeTimeoutMs, logger });
   const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
   sessionPool.on('error', (error) => logger.warn('session store connection lost', { error }));
+  const copyPool = createCopyPool({ url: stores.databaseUrl, max: EXPORT_CONNECTIONS, timeoutMs: config.storeTimeoutMs });
+  copyPool.on('error', (error) => logger.warn('export connection lost', { error }));
   const driver = createDriver({
     uri: stores.neo4jUri,
     user: config.neo4jUser,
@@ -191,9 +200,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
   const identities = new IdentityStore(db);
+  const assetNames = new AssetNameStore(db);
   const loadGraph = new LoadGraphRepository(graph);
   const subRecordStore = new SubRecordStore(db);
-  const importer = new ImportService(identities, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const importer = new ImportService(identities, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
@@ -216,7 +226,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
     importer,
-    exports: new ExportService(assetGraph, new SubRecordExportStore(db)),
+    exports: new ExportService(assetGraph, new SubRecordExportStore(copyPool)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),
@@ -244,7 +254,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     alerts,
     followUp,
     maintenance: new MaintenanceJobs(
-      new RetentionSweep(db, graph, config.retentionSubAssetDays),
+      new RetentionSweep(db, graph, assetNames, config.retentionSubAssetDays),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),
       logger,
     ),
@@ -253,6 +263,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     logger,
     db,
     sessionPool,
+    copyPool,
     driver,
     graph,
     scheduler,

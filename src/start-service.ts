@@ -101,6 +101,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     const container = createContainer(config, logger, { databaseUrl, neo4jUri });
     cleanups.push(() => container.db.destroy());
     cleanups.push(() => container.sessionPool.end());
+    cleanups.push(() => container.copyPool.end());
     cleanups.push(() => container.driver.close());
     await ensureReachable('PostgreSQL', databaseUrl, () => container.db.raw('SELECT 1'));
     await ensureReachable('Neo4j', neo4jUri, () => container.driver.verifyConnectivity({ database: config.neo4jDatabase }));

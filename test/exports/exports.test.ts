@@ -110,6 +110,41 @@ describe('exports', () => {
     expect((await api.get('/api/v1/export/assets.json?type=PRINTER')).text.trim()).toBe('[]');
   });
 
+  it('exports an asset renamed by a later observation under its new name and in its new place', async () => {
+    const rename = await p.integrationKey.post('/api/v1/import', {
+      source: 'export-test',
+      assets: [{ key: 'zeta', assetType: 'SERVER', displayName: 'aaa-renamed', hostname: 'zeta-host', serialNumber: 'EXP-ZETA' }],
+    });
+    expect(rename.status).toBe(200);
+    const json = await api.get('/api/v1/export/processes.json');
+    expect(json.body.map((r: { assetDisplayName: string; pid: number }) => `${r.assetDisplayName}:${r.pid}`)).toEqual(['aaa-renamed:12', 'aaa-renamed:900', 'alpha:1']);
+    await p.integrationKey.post('/api/v1/import', {
+      source: 'export-test',
+      assets: [{ key: 'zeta', assetType: 'SERVER', displayName: 'zeta', serialNumber: 'EXP-ZETA' }],
+    });
+    // A later observation that leaves the host name out keeps it, as the graph does.
+    expect((await api.get('/api/v1/export/processes.json')).body.at(-1)).toMatchObject({ assetDisplayName: 'zeta', assetHostname: 'zeta-host', pid: 900 });
+  });
+
+  it('gets back the names an installation lacks (as after an upgrade) from the graph at the retention sweep', async () => {
+    const db = service.running.container.db;
+    await db('asset_names').update({ display_name: 'stale name' }).where({ asset_id: ids.alpha });
+    await db('asset_names').delete().where({ asset_id: ids.zeta });
+    // Names of assets the graph does not have: an old one is dropped, a recent one may be an import in flight and stays.
+    const gone = '00000000-0000-4000-8000-0000000000aa';
+    const inFlight = '00000000-0000-4000-8000-0000000000bb';
+    await db('asset_names').insert([
+      { asset_id: gone, display_name: 'gone', updated_at: new Date(Date.now() - 3_600_000) },
+      { asset_id: inFlight, display_name: 'in flight' },
+    ]);
+    expect((await api.get('/api/v1/export/processes.json')).body.map((r: { assetDisplayName: string }) => r.assetDisplayName)).toEqual(['stale name']);
+    const sweep = await p.adminSession.post('/api/v1/jobs/retention-sweep/run');
+    expect(sweep.status).toBe(200);
+    expect(sweep.body.data.summary.assetNamesRemoved).toBe(1);
+    expect((await db('asset_names').whereIn('asset_id', [gone, inFlight]).pluck('display_name'))).toEqual(['in flight']);
+    expect((await api.get('/api/v1/export/processes.json')).body.map((r: { assetDisplayName: string; pid: number }) => `${r.assetDisplayName}:${r.pid}`)).toEqual(['alpha:1', 'zeta:12', 'zeta:900']);
+  });
+
   it('refuses an unknown filter, and a caller without an export role', async () => {
     expect((await api.get('/api/v1/export/software.csv?username=root')).status).toBe(400);
     expect((await api.get('/api/v1/export/software.csv?assetId=not-a-uuid')).status).toBe(400);

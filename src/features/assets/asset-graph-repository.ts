@@ -22,6 +22,9 @@ export interface AssetFilter {
   q?: string;
 }
 
+// Rows per batch of a streamed read (the export's batches of spec 4.7).
+const STREAM_BATCH = 500;
+
 export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt'] as const;
 export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
 
@@ -50,7 +53,7 @@ export class AssetGraphRepository {
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require(
       'assets/find-assets', 'assets/count-assets', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
-      'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/find-assets-after', 'assets/find-asset-ids',
+      'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/stream-assets', 'assets/find-asset-ids',
     );
   }
 
@@ -61,19 +64,10 @@ export class AssetGraphRepository {
     return rows.map((r) => r.asset);
   }
 
-  /** Every asset that passes the filter, in (displayName, id) order, `batch` at a time. */
-  async *inNameOrder(filter: AssetFilter, batch: number): AsyncGenerator<AssetNode[]> {
+  /** Every asset that passes the filter, in (displayName, id) order, read as the consumer takes them. */
+  async *streamInNameOrder(filter: AssetFilter): AsyncGenerator<AssetNode[]> {
     const { filters, params } = whereOf(filter);
-    let after = { afterName: '', afterId: '' };
-    for (;;) {
-      const rows = await this.graph.read<{ asset: AssetNode }>('assets/find-assets-after', { ...params, ...after, limit: int(batch) }, { filters });
-      if (rows.length === 0) return;
-      const nodes = rows.map((r) => r.asset);
-      yield nodes;
-      const last = nodes.at(-1) as AssetNode;
-      after = { afterName: last.displayName, afterId: last.id };
-      if (rows.length < batch) return;
-    }
+    for await (const rows of this.graph.stream<{ asset: AssetNode }>('assets/stream-assets', params, { filters }, STREAM_BATCH)) yield rows.map((r) => r.asset);
   }
 
   async ids(filter: AssetFilter): Promise<string[]> {

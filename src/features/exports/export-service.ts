@@ -1,31 +1,26 @@
-// The streamed exports (spec 4.7). Asset names and host names come from Neo4j, rows from
-// PostgreSQL: assets are walked in name order, EXPORT_BATCH at a time, and for each batch its
-// rows are streamed in the batch's order, so that neither side is ever loaded whole.
-import type { AssetFilter, AssetGraphRepository, AssetNode } from '../assets/asset-graph-repository.js';
+// The streamed exports (spec 4.7). Software, processes and services: one COPY statement each in
+// PostgreSQL (sub-record-export-store.ts). Assets: one Cypher statement in name order, read from
+// Neo4j as the client takes the rows.
+import type { Readable } from 'node:stream';
+import type { AssetFilter, AssetGraphRepository } from '../assets/asset-graph-repository.js';
 import { toAssetRow } from '../assets/asset-read-model.js';
-import { EXPORT_BATCH, type SubRecordExport, type SubRecordExportFilter, type SubRecordExportStore } from './sub-record-export-store.js';
-import type { CsvCellFormats, ExportRow, ExportWriter } from './export-writer.js';
+import { CsvRecordEnds, JsonLinesArray } from './export-streams.js';
+import { csvRecord, type ExportFormat, type ExportWriter } from './export-writer.js';
+import { SubRecordExportStore, type SubRecordExport, type SubRecordExportFilter } from './sub-record-export-store.js';
 
-export const EXPORT_COLUMNS = {
-  assets: [
-    'id', 'displayName', 'assetType', 'assetCategory', 'assetSubtype', 'virtual', 'status', 'vendor', 'model', 'hostname', 'fqdn',
-    'site', 'environment', 'serialNumber', 'macAddresses', 'ipAddresses', 'lastScanOutcome', 'lastScanAt', 'consecutiveScanFailures',
-    'firstSeenAt', 'lastSeenAt', 'customAttributes',
-  ],
-  software: ['assetId', 'assetDisplayName', 'assetHostname', 'packageName', 'version', 'publisher', 'installDate', 'packageManager'],
-  processes: [
-    'assetId', 'assetDisplayName', 'assetHostname', 'pid', 'ppid', 'processName', 'commandLine', 'username', 'state', 'memoryKb',
-    'cpuPercent', 'sourceConnector', 'softwareAssetId',
-  ],
-  services: ['assetId', 'assetDisplayName', 'assetHostname', 'serviceName', 'displayName', 'state', 'startMode', 'listenPorts', 'sourceConnector'],
-} as const;
+export const ASSET_EXPORT_COLUMNS = [
+  'id', 'displayName', 'assetType', 'assetCategory', 'assetSubtype', 'virtual', 'status', 'vendor', 'model', 'hostname', 'fqdn',
+  'site', 'environment', 'serialNumber', 'macAddresses', 'ipAddresses', 'lastScanOutcome', 'lastScanAt', 'consecutiveScanFailures',
+  'firstSeenAt', 'lastSeenAt', 'customAttributes',
+] as const;
 
-export type ExportDataset = keyof typeof EXPORT_COLUMNS;
+export const EXPORT_DATASETS = ['assets', 'software', 'processes', 'services'] as const;
+export type ExportDataset = (typeof EXPORT_DATASETS)[number];
 
-/** Listen ports read as tcp/22;udp/123 in a CSV cell (JSON keeps the objects). */
-export const CSV_CELL_FORMATS: CsvCellFormats = {
-  listenPorts: (ports: { protocol: string; port: number }[]) => ports.map((p) => `${p.protocol}/${p.port}`).join(';'),
-};
+/** The column names of each export, in order (the CSV header, the JSON keys). */
+export function exportColumns(dataset: ExportDataset): readonly string[] {
+  return dataset === 'assets' ? ASSET_EXPORT_COLUMNS : SubRecordExportStore.columns(dataset);
+}
 
 export class ExportService {
   constructor(
@@ -33,29 +28,37 @@ export class ExportService {
     private readonly subRecords: SubRecordExportStore,
   ) {}
 
-  async assetsExport(writer: ExportWriter, filter: AssetFilter): Promise<void> {
-    await writer.begin();
-    for await (const nodes of this.assets.inNameOrder(filter, EXPORT_BATCH)) await writer.write(nodes.map(toAssetRow));
-    await writer.end();
-  }
-
-  async subRecordExport(writer: ExportWriter, kind: SubRecordExport, filter: SubRecordExportFilter & { assetId?: string }): Promise<void> {
-    await writer.begin();
-    const batches = filter.assetId ? this.oneAsset(filter.assetId) : this.assets.inNameOrder({}, EXPORT_BATCH);
-    for await (const hosts of batches) {
-      const byId = new Map(hosts.map((h) => [h.id, h]));
-      for await (const rows of this.subRecords.rows(kind, hosts.map((h) => h.id), filter)) {
-        await writer.write(rows.map((row): ExportRow => {
-          const host = byId.get(row.assetId as string) as AssetNode;
-          return { ...row, assetDisplayName: host.displayName, assetHostname: host.hostname ?? null };
-        }));
+  async assetsExport(writer: ExportWriter, format: ExportFormat, filter: AssetFilter): Promise<void> {
+    const batches = this.assets.streamInNameOrder(filter);
+    // The first batch is read before the headers go out, so that a failing store is still a 503.
+    const first = await batches.next();
+    writer.begin();
+    if (format === 'csv') await writer.send(csvRecord([...ASSET_EXPORT_COLUMNS]));
+    let written = 0;
+    const write = async (nodes: Parameters<typeof toAssetRow>[0][]) => {
+      const rows = nodes.map(toAssetRow);
+      if (format === 'csv') await writer.send(rows.map((row) => csvRecord(ASSET_EXPORT_COLUMNS.map((c) => row[c]))).join(''));
+      else {
+        const records = rows.map((row) => JSON.stringify(Object.fromEntries(ASSET_EXPORT_COLUMNS.map((c) => [c, row[c] ?? null]))));
+        await writer.send(`${written === 0 ? '[\n' : ',\n'}${records.join(',\n')}`);
       }
-    }
-    await writer.end();
+      written += rows.length;
+    };
+    if (!first.done) await write(first.value);
+    for await (const nodes of batches) await write(nodes);
+    if (format === 'json') await writer.send(written === 0 ? '[]\n' : '\n]\n');
+    writer.end();
   }
 
-  private async *oneAsset(id: string): AsyncGenerator<AssetNode[]> {
-    const node = await this.assets.get(id);
-    if (node) yield [node];
+  async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, filter: SubRecordExportFilter): Promise<void> {
+    const copy: Readable = format === 'csv' ? await this.subRecords.csv(kind, filter) : await this.subRecords.json(kind, filter);
+    writer.begin();
+    if (format === 'csv') {
+      await writer.send(csvRecord(SubRecordExportStore.columns(kind)));
+      await writer.pipeFrom(copy.pipe(new CsvRecordEnds()));
+    } else {
+      await writer.pipeFrom(copy.pipe(new JsonLinesArray()));
+    }
+    writer.end();
   }
 }

@@ -1,69 +1,62 @@
-// Writes an export as it is produced: CSV (RFC 4180, with a header row) or one JSON array written
-// record by record. Each batch waits for the client to take the previous one (back-pressure),
-// so a slow reader never makes the service hold the whole result.
+// Writes an export to the client as it is produced, waiting for the client to take each chunk
+// (back-pressure), so that a slow reader never makes the service hold the whole result. The
+// headers go out only when the data is ready to flow: a failure before that is still a
+// problem+json answer.
 import type { Response } from 'express';
-import { stringify } from 'csv-stringify/sync';
 
 export type ExportFormat = 'csv' | 'json';
 export type ExportRow = Record<string, unknown>;
-/** How a column is written in a CSV cell, where the default would be poor (structured values). */
-export type CsvCellFormats = Record<string, (value: never) => string>;
 
-// A cell that a spreadsheet would read as a formula is prefixed with a quote (OWASP CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
+// A cell that a spreadsheet would run as a formula is prefixed with a quote (OWASP CSV injection),
+// also behind leading white space; the SQL side of the exports applies the same rule.
+const FORMULA_START = /^([=+@\t\r-]|\s+[=+@-])/;
+const NEEDS_QUOTES = /[",\r\n]/;
 
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(';');
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
+function textCell(text: string): string {
+  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** One value as an RFC 4180 field: lists as items joined by ';' (each item neutralised), objects as JSON. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string') return textCell(value);
+  if (Array.isArray(value)) return textCell(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : FORMULA_START.test(String(v)) ? `'${String(v)}` : String(v))).join(';'));
+  if (typeof value === 'object') return textCell(JSON.stringify(value));
+  return String(value);
+}
+
+export function csvRecord(cells: unknown[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
 export class ExportWriter {
-  private rows = 0;
-
   constructor(
     private readonly res: Response,
     private readonly format: ExportFormat,
-    private readonly columns: readonly string[],
     private readonly filename: string,
-    private readonly csvFormats: CsvCellFormats = {},
   ) {}
 
-  /** Sends the headers and the start of the document (a failure before this is still a problem+json answer). */
-  async begin(): Promise<void> {
+  /** Sends the status and headers. */
+  begin(): void {
     this.res.status(200);
     this.res.setHeader('Content-Type', this.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
     this.res.setHeader('Content-Disposition', `attachment; filename="${this.filename}.${this.format}"`);
     this.res.setHeader('Cache-Control', 'no-store');
-    await this.send(this.format === 'csv' ? stringify([this.columns as string[]], { record_delimiter: 'windows' }) : '[');
   }
 
-  async write(batch: ExportRow[]): Promise<void> {
-    if (batch.length === 0) return;
-    let chunk: string;
-    if (this.format === 'csv') {
-      const cell = (row: ExportRow, column: string) => {
-        const format = this.csvFormats[column];
-        return csvCell(format && row[column] != null ? format(row[column] as never) : row[column]);
-      };
-      chunk = stringify(batch.map((row) => this.columns.map((c) => cell(row, c))), { record_delimiter: 'windows' });
-    } else {
-      const records = batch.map((row) => JSON.stringify(Object.fromEntries(this.columns.map((c) => [c, row[c] ?? null]))));
-      chunk = `${this.rows === 0 ? '' : ','}\n${records.join(',\n')}`;
-    }
-    this.rows += batch.length;
-    await this.send(chunk);
+  /** Everything `source` gives, chunk by chunk as the client takes it. */
+  async pipeFrom(source: AsyncIterable<Buffer | string>): Promise<void> {
+    for await (const chunk of source) await this.send(chunk);
   }
 
-  async end(): Promise<void> {
-    if (this.format === 'json') await this.send(this.rows === 0 ? ']\n' : '\n]\n');
+  end(): void {
     this.res.end();
   }
 
-  private async send(text: string): Promise<void> {
+  async send(chunk: Buffer | string): Promise<void> {
     if (this.res.destroyed) throw new Error('the client went away');
-    if (this.res.write(text)) return;
+    if (this.res.write(chunk)) return;
     // Wait for the client to take what was written, or to go away; then drop both listeners.
     await new Promise<void>((resolve) => {
       const done = () => {

@@ -1,75 +1,131 @@
-// The rows of the software, process and service exports for one batch of assets, in the order of
-// the batch (asset name order, from Neo4j) and then by package name, pid or service name,
-// streamed from PostgreSQL 500 at a time.
-import type { Database } from '../../platform/postgres/postgres-client.js';
+// The software, process and service exports (spec 2.8-2.10, 4.7) as one COPY statement each: the
+// sub-records joined to the copy of asset names, in asset-name order (then package name, pid or
+// service name), CSV or JSON written by PostgreSQL itself and streamed as it comes. The plan walks
+// the names index and each asset's rows through its own index (a LATERAL join), so the first
+// rows leave at once and nothing is sorted whole.
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
 
 export type SubRecordExport = 'software' | 'processes' | 'services';
 
 export interface SubRecordExportFilter {
+  assetId?: string;
   publisher?: string;
   packageManager?: string;
   username?: string;
   state?: string;
 }
 
-export const EXPORT_BATCH = 500;
+type Kind = 'text' | 'plain';
 
-const QUERIES: Record<SubRecordExport, { table: string; select: string; order: string; filters: Partial<Record<keyof SubRecordExportFilter, string>> }> = {
+interface Column {
+  name: string;
+  /** SQL of the value; t is the sub-record, n the asset's names. */
+  sql: string;
+  /** text: untrusted text, neutralised in CSV; plain: ids, numbers, dates. */
+  kind: Kind;
+  /** The CSV cell where it differs from the value (a list written as text). */
+  csv?: string;
+}
+
+interface ExportSpec {
+  table: string;
+  order: string;
+  columns: Column[];
+  filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId'>, string>>;
+}
+
+const text = (name: string, sql: string): Column => ({ name, sql, kind: 'text' });
+const plain = (name: string, sql: string, csv?: string): Column => ({ name, sql, kind: 'plain', csv });
+const ASSET_COLUMNS = [plain('assetId', 'n.asset_id'), text('assetDisplayName', 'n.display_name'), text('assetHostname', 'n.hostname')];
+
+export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
   software: {
     table: 'software_packages',
-    select: `t.asset_id AS "assetId", t.package_name AS "packageName", t.version, t.publisher,
-             to_char(t.install_date, 'YYYY-MM-DD') AS "installDate", t.package_manager AS "packageManager"`,
     order: 't.package_name',
+    columns: [
+      ...ASSET_COLUMNS, text('packageName', 't.package_name'), text('version', 't.version'), text('publisher', 't.publisher'),
+      plain('installDate', "to_char(t.install_date, 'YYYY-MM-DD')"), text('packageManager', 't.package_manager'),
+    ],
     filters: { publisher: 't.publisher', packageManager: 't.package_manager' },
   },
   processes: {
     table: 'running_processes',
-    select: `t.asset_id AS "assetId", t.pid, t.ppid, t.process_name AS "processName", t.command_line AS "commandLine", t.username,
-             t.state, t.memory_kb::float8 AS "memoryKb", t.cpu_percent::float8 AS "cpuPercent", t.source_connector AS "sourceConnector",
-             t.software_asset_id AS "softwareAssetId"`,
     order: 't.pid',
+    columns: [
+      ...ASSET_COLUMNS, plain('pid', 't.pid'), plain('ppid', 't.ppid'), text('processName', 't.process_name'), text('commandLine', 't.command_line'),
+      text('username', 't.username'), text('state', 't.state'), plain('memoryKb', 't.memory_kb::float8'), plain('cpuPercent', 't.cpu_percent::float8'),
+      text('sourceConnector', 't.source_connector'), plain('softwareAssetId', 't.software_asset_id'),
+    ],
     filters: { username: 't.username' },
   },
   services: {
     table: 'discovered_services',
-    select: `t.asset_id AS "assetId", t.service_name AS "serviceName", t.display_name AS "displayName", t.state,
-             t.start_mode AS "startMode", t.listen_ports AS "listenPorts", t.source_connector AS "sourceConnector"`,
     order: 't.service_name',
+    columns: [
+      ...ASSET_COLUMNS, text('serviceName', 't.service_name'), text('displayName', 't.display_name'), text('state', 't.state'),
+      text('startMode', 't.start_mode'),
+      // tcp/22;udp/123 in a CSV cell; JSON keeps the objects.
+      plain('listenPorts', 't.listen_ports', `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(t.listen_ports) WITH ORDINALITY AS l(p, i))`),
+      text('sourceConnector', 't.source_connector'),
+    ],
     filters: { state: 't.state' },
   },
 };
 
-export class SubRecordExportStore {
-  constructor(private readonly db: Database) {}
+/**
+ * A text cell as CSV shows it: empty for an empty value, and a leading quote on a value that a
+ * spreadsheet would run as a formula (OWASP CSV injection), also behind leading white space.
+ */
+export function neutralisedSql(value: string): string {
+  return `CASE WHEN ${value} = '' THEN NULL WHEN ${value} ~ '^([=+@\\t\\r-]|\\s+[=+@-])' THEN '''' || ${value} ELSE ${value} END`;
+}
 
-  /** The rows of these assets (in this order), EXPORT_BATCH at a time. */
-  async *rows(kind: SubRecordExport, assetIds: string[], filter: SubRecordExportFilter): AsyncGenerator<Record<string, unknown>[]> {
-    const q = QUERIES[kind];
-    const conditions: string[] = [];
-    const bindings: (string | string[])[] = [assetIds];
-    for (const [key, column] of Object.entries(q.filters) as [keyof SubRecordExportFilter, string][]) {
-      if (filter[key] === undefined) continue;
-      conditions.push(`${column} = ?`);
-      bindings.push(filter[key] as string);
-    }
-    const sql = `SELECT ${q.select}
-      FROM unnest(?::uuid[]) WITH ORDINALITY AS o(asset_id, ord)
-      JOIN ${q.table} t ON t.asset_id = o.asset_id
-      ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
-      ORDER BY o.ord, ${q.order}`;
-    const stream = this.db.raw(sql, bindings).stream({ batchSize: EXPORT_BATCH, highWaterMark: EXPORT_BATCH });
-    let batch: Record<string, unknown>[] = [];
-    try {
-      for await (const row of stream) {
-        batch.push(row as Record<string, unknown>);
-        if (batch.length === EXPORT_BATCH) {
-          yield batch;
-          batch = [];
-        }
-      }
-      if (batch.length) yield batch;
-    } finally {
-      stream.destroy();
-    }
+/** The SELECT of an export in its order; `columns` gives each column's SQL for the format. */
+function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: string): { sql: string; settings: Record<string, string> } {
+  const settings: Record<string, string> = {};
+  const where: string[] = [];
+  for (const [key, column] of Object.entries(spec.filters) as [keyof SubRecordExportFilter, string][]) {
+    const value = filter[key];
+    if (value === undefined) continue;
+    settings[key] = value;
+    where.push(`${column} = current_setting('${copySetting(key)}')`);
+  }
+  let names = 'asset_names n';
+  if (filter.assetId !== undefined) {
+    settings.assetId = filter.assetId;
+    names = `(SELECT * FROM asset_names WHERE asset_id = current_setting('${copySetting('assetId')}')::uuid) n`;
+  }
+  const sql = `SELECT ${columns}
+    FROM ${names}
+    CROSS JOIN LATERAL (SELECT * FROM ${spec.table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${spec.order}) t
+    ORDER BY n.display_name, n.asset_id, ${spec.order}`;
+  return { sql, settings };
+}
+
+export class SubRecordExportStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** CSV records without the header, as PostgreSQL writes them (quoted per RFC 4180, LF-ended). */
+  async csv(kind: SubRecordExport, filter: SubRecordExportFilter): Promise<Readable> {
+    const spec = EXPORT_SPECS[kind];
+    const cells = spec.columns.map((c) => (c.csv ?? (c.kind === 'text' ? neutralisedSql(c.sql) : c.sql))).join(', ');
+    const { sql, settings } = selectSql(spec, filter, cells);
+    return copyOut(this.pool, `COPY (${sql}) TO STDOUT (FORMAT csv)`, settings);
+  }
+
+  /** One JSON object per line, keys in the column order. */
+  async json(kind: SubRecordExport, filter: SubRecordExportFilter): Promise<Readable> {
+    const spec = EXPORT_SPECS[kind];
+    const object = `json_build_object(${spec.columns.map((c) => `'${c.name}', ${c.sql}`).join(', ')})::text`;
+    const { sql, settings } = selectSql(spec, filter, object);
+    // CSV with a quote and a delimiter that JSON text never holds raw: each line is the object as is.
+    return copyOut(this.pool, `COPY (${sql}) TO STDOUT (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`, settings);
+  }
+
+  /** The column names of an export, in order. */
+  static columns(kind: SubRecordExport): string[] {
+    return EXPORT_SPECS[kind].columns.map((c) => c.name);
   }
 }

@@ -6,6 +6,7 @@ import { BadRequestError, type FieldError } from '../../platform/errors.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { CATEGORIES, categoryOf, GRAPH_TYPES, parentRule, RELATIONSHIP_TYPES, type AssetType, type Category, type RelationshipType } from '../assets/asset-taxonomy.js';
 import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier, type MatchRule } from './asset-identity.js';
+import type { AssetName, AssetNameStore } from './asset-name-store.js';
 import type { IdentifierRow, IdentityStore } from './identity-store.js';
 import type { SubRecordBundle, SubRecordCounts, SubRecordLoader } from '../subrecords/sub-record-loader.js';
 import type { AssetWrite, LoadGraphRepository } from './load-graph-repository.js';
@@ -155,6 +156,7 @@ function toWrite(asset: BundleAsset, id: string): AssetWrite {
 export class ImportService {
   constructor(
     private readonly identities: IdentityStore,
+    private readonly names: AssetNameStore,
     private readonly load: LoadGraphRepository,
     private readonly subRecords: SubRecordLoader,
     private readonly audit: AuditLog,
@@ -179,6 +181,7 @@ export class ImportService {
         const known = await this.identities.lookup(withIds.flatMap((x) => x.identifiers));
         const writes: AssetWrite[] = [];
         const identifierRows: IdentifierRow[] = [];
+        const names: AssetName[] = [];
         for (const { asset, identifiers } of withIds) {
           const category: Category = categoryOf(asset.assetType);
           const match = resolveIdentity(identifiers, category, (key) => local.get(key) ?? known.get(key));
@@ -188,11 +191,14 @@ export class ImportService {
             local.set(identifierKey(identifier), { assetId: id, category });
             identifierRows.push({ ...identifier, assetId: id, category });
           }
-          writes.push(toWrite(asset, id));
+          const write = toWrite(asset, id);
+          writes.push(write);
+          names.push({ assetId: id, displayName: write.props.displayName as string, hostname: (write.props.hostname as string | undefined) ?? null });
           results.push({ key: asset.key, id, created: !match, matchedBy: match?.matchedBy ?? null });
         }
-        // Identity first: a crash before the graph write is repaired by importing again.
+        // Identity and names first: a crash before the graph write is repaired by importing again.
         await this.identities.upsert(identifierRows);
+        await this.names.upsert(names);
         await this.load.mergeAssets(writes, bundle.source, observedAt);
       }
     }

@@ -1,25 +1,34 @@
 // The retention sweep (spec 8): packages and services not observed for
 // service.retention.sub-asset-days are removed, and so are the sub-records of assets that no
-// longer exist in the graph. Deletes run in bounded batches.
-import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+// longer exist in the graph; the copy of asset names in PostgreSQL is reconciled with the graph
+// (an installation upgraded from before the copy existed gets it at its first start). Deletes run
+// in bounded batches.
+import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
+import type { AssetName, AssetNameStore } from '../import/asset-name-store.js';
 
 export interface RetentionSummary {
   packagesRemoved: number;
   servicesRemoved: number;
   orphanRowsRemoved: number;
+  assetNamesRemoved: number;
 }
 
 const BATCH = 10_000;
+const MIN_ID = '00000000-0000-0000-0000-000000000000';
+const MAX_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+// A name written this recently may belong to an import whose graph write is still to come.
+const IN_FLIGHT_MS = 10 * 60_000;
 const SUB_RECORD_TABLES = ['software_packages', 'discovered_services', 'running_processes', 'network_interfaces'] as const;
 
 export class RetentionSweep {
   constructor(
     private readonly db: Database,
     private readonly graph: NeoGraph,
+    private readonly names: AssetNameStore,
     private readonly days: number,
   ) {
-    graph.catalog.require('assets/find-existing-asset-ids');
+    graph.catalog.require('assets/find-existing-asset-ids', 'assets/find-asset-names-after');
   }
 
   async run(now = new Date()): Promise<RetentionSummary> {
@@ -28,7 +37,23 @@ export class RetentionSweep {
       packagesRemoved: await this.deleteOlder('software_packages', cutoff),
       servicesRemoved: await this.deleteOlder('discovered_services', cutoff),
       orphanRowsRemoved: await this.deleteOrphans(),
+      assetNamesRemoved: await this.reconcileNames(now),
     };
+  }
+
+  /** Makes the copy of asset names equal to the graph, page by page in id order. */
+  private async reconcileNames(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - IN_FLIGHT_MS);
+    let removed = 0;
+    let after = MIN_ID;
+    for (;;) {
+      const page = await this.graph.read<AssetName & Record<string, unknown>>('assets/find-asset-names-after', { afterId: after, limit: int(BATCH) });
+      await this.names.upsert(page.map((n) => ({ ...n, displayName: n.displayName ?? n.assetId })), { exact: true });
+      const last = page.length === BATCH ? (page.at(-1) as AssetName).assetId : MAX_ID;
+      removed += await this.names.deleteMissing(page.map((n) => n.assetId), { from: after, to: last }, before);
+      if (last === MAX_ID) return removed;
+      after = last;
+    }
   }
 
   private async deleteOlder(table: 'software_packages' | 'discovered_services', cutoff: Date): Promise<number> {

@@ -72,6 +72,28 @@ export class NeoGraph {
     return this.session('WRITE', (tx) => tx.run<T>(text, params)).then(toObjects);
   }
 
+  /**
+   * Runs a catalogued read statement and yields its rows `batch` at a time as the consumer asks
+   * for them (the driver pulls from the server in batches too), for results too big to hold.
+   * Stopping early cancels the rest on the server.
+   */
+  async *stream<T extends RecordShape>(statement: string, params: CypherParams, fragments: Record<string, string>, batch: number): AsyncGenerator<T[]> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ, fetchSize: batch });
+    try {
+      let rows: T[] = [];
+      for await (const record of session.run<T>(this.catalog.render(statement, fragments), params)) {
+        rows.push(record.toObject());
+        if (rows.length === batch) {
+          yield rows;
+          rows = [];
+        }
+      }
+      if (rows.length) yield rows;
+    } finally {
+      await session.close();
+    }
+  }
+
   private async session<T>(mode: 'READ' | 'WRITE', work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
     const session = this.driver.session({
       database: this.database,
