@@ -165,7 +165,7 @@ async function graphApi(container: Container, hosts: number): Promise<void> {
 
     const vmIds = ((await get('/api/v1/assets?type=VM&size=200')) as { data: { id: string }[] }).data.map((a) => a.id);
     const defaultSort = { field: 'displayName' as const, direction: 'asc' as const };
-    const listing = async (filter: AssetFilter) => repo.page(filter, defaultSort, 0, 50);
+    const listing = async (filter: AssetFilter) => repo.page(filter, defaultSort, { page: 0, size: 50 });
     const scenarios: [string, string, (i: number) => Promise<unknown>, (i: number) => Promise<unknown>][] = [
       ['GET /assets?size=50 (with parents)', 'page + count + parent edges + parent assets', () => get('/api/v1/assets?size=50'), () => listing({})],
       ['GET /assets?q=vm-par-01&size=50', 'same, q on the text index', () => get('/api/v1/assets?q=vm-par-01&size=50'), () => listing({ q: 'vm-par-01' })],

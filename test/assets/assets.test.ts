@@ -96,7 +96,7 @@ describe('assets over the graph', () => {
         const next = new URL(l.next as string);
         expect(next.origin).toBe(new URL(service.url).origin);
         expect(next.pathname).toBe('/api/v1/assets');
-        expect(Object.fromEntries(next.searchParams)).toEqual({ q: '0', size: '1', sort: 'displayName,desc', environment: 'production', page: '1' });
+        expect(Object.fromEntries(next.searchParams)).toEqual({ q: '0', size: '1', sort: 'displayName,desc', environment: 'production', page: '1', cursor: expect.any(String) });
       });
 
       it('lets a client follow next to the end and see every asset once', async () => {

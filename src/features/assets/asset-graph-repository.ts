@@ -1,6 +1,9 @@
 // Reads of assets in Neo4j and their lifecycle writes.
-import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import { parentRule, type AssetType } from './asset-taxonomy.js';
+import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import { BadRequestError } from '../../platform/errors.js';
+import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
+import { ASSET_TYPES, CATEGORIES, parentRule, type AssetType, type Category } from './asset-taxonomy.js';
 
 export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
 
@@ -22,11 +25,38 @@ export interface AssetFilter {
   q?: string;
 }
 
+// Filtered totals kept for reuse while the graph is unchanged.
+const COUNT_CACHE_ENTRIES = 500;
 // Rows per batch of a streamed read (the export's batches of spec 4.7).
 const STREAM_BATCH = 500;
 
 export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt'] as const;
 export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
+export type AssetSort = { field: AssetSortField; direction: 'asc' | 'desc' };
+
+/**
+ * Sort fields that every asset has, so that a page can seek to the row after (or before) a key
+ * (the field's value, the display name, the id) on the field's index; temporal ones are compared
+ * as datetimes. Pages sorted on the others (which may be null) are read by offset.
+ */
+const KEYSET_FIELDS: Partial<Record<AssetSortField, 'string' | 'datetime'>> = {
+  displayName: 'string', assetType: 'string', assetCategory: 'string', status: 'string', firstSeenAt: 'datetime', lastSeenAt: 'datetime',
+};
+
+export interface AssetWithParent {
+  node: AssetNode;
+  parent: (AssetSummaryRef & { via: string }) | null;
+}
+
+export type AssetSummaryRef = Pick<AssetSummary, 'id' | 'displayName' | 'assetType' | 'assetCategory'>;
+
+/** The parent rule of every type that has one, by type: a parameter of the page statement. */
+const PARENT_RULES = Object.fromEntries(
+  (Object.keys(ASSET_TYPES) as AssetType[]).flatMap((type) => {
+    const rule = parentRule(type);
+    return rule ? [[type, { via: rule.via, direction: rule.direction, parentKinds: rule.parentKinds }]] : [];
+  }),
+);
 
 export interface ParentEdge {
   id: string;
@@ -50,18 +80,66 @@ function whereOf(filter: AssetFilter): { filters: string; params: Record<string,
 }
 
 export class AssetGraphRepository {
+  private readonly counts: UnchangedGraphCache<number>;
+
   constructor(private readonly graph: NeoGraph) {
+    this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
     graph.catalog.require(
-      'assets/find-assets', 'assets/count-assets', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
+      'assets/find-assets', 'assets/count-assets', 'assets/count-all-assets', 'assets/count-assets-in-categories', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
       'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/stream-assets', 'assets/find-asset-ids',
     );
   }
 
-  async find(filter: AssetFilter, sort: { field: AssetSortField; direction: 'asc' | 'desc' }, skip: number, limit: number): Promise<AssetNode[]> {
+  /** Whether pages of this sort can seek by key. */
+  static seeks(sort: AssetSort): boolean {
+    return KEYSET_FIELDS[sort.field] !== undefined;
+  }
+
+  /** The sort key of an asset (the field's value, then the display name and id). */
+  static keyOf(node: AssetNode, sort: AssetSort): RowKey {
+    const value = KEYSET_FIELDS[sort.field] === 'datetime' ? toIso(node[sort.field]) : (node[sort.field] as string);
+    return sort.field === 'displayName' ? [node.displayName, node.id] : [value, node.displayName, node.id];
+  }
+
+  /** A page of assets with their parents, read through the window (rows in list order). */
+  async page(filter: AssetFilter, sort: AssetSort, window: PageWindow): Promise<AssetWithParent[]> {
     const { filters, params } = whereOf(filter);
-    const order = `a.${sort.field} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
-    const rows = await this.graph.read<{ asset: AssetNode }>('assets/find-assets', { ...params, skip: int(skip), limit: int(limit) }, { filters, order });
-    return rows.map((r) => r.asset);
+    // Backwards windows read the list in reverse and turn the rows round.
+    const backwards = window.kind === 'before' || window.kind === 'tail';
+    const descending = (sort.direction === 'desc') !== backwards;
+    const dir = descending ? 'DESC' : 'ASC';
+    const order = (sort.field === 'displayName' ? ['a.displayName', 'a.id'] : [`a.${sort.field}`, 'a.displayName', 'a.id']).map((c) => `${c} ${dir}`).join(', ');
+    const clauses = [filters];
+    if (window.kind === 'after' || window.kind === 'before') {
+      const seek = this.seek(sort, window.key, descending ? '<' : '>');
+      clauses.push(seek.clause);
+      Object.assign(params, seek.params);
+    }
+    const rows = await this.graph.read<AssetWithParent & Record<string, unknown>>(
+      'assets/find-assets',
+      { ...params, rules: PARENT_RULES, skip: int(window.kind === 'offset' ? window.offset : 0), limit: int(window.limit) },
+      { filters: clauses.join(' AND '), order },
+    );
+    const out = rows.map((r) => ({ node: r.asset as unknown as AssetNode, parent: r.parent }));
+    return backwards ? out.reverse() : out;
+  }
+
+  /** The rows strictly after `key` in the direction of `cmp`, as a range on the sort field's index plus a filter on its ties. */
+  private seek(sort: AssetSort, key: RowKey, cmp: '<' | '>'): { clause: string; params: Record<string, unknown> } {
+    const type = KEYSET_FIELDS[sort.field];
+    if (!type || key.length !== (sort.field === 'displayName' ? 2 : 3) || key.some((k) => typeof k !== 'string')) {
+      throw new BadRequestError('The cursor does not belong to this sort order: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another sort order' }]);
+    }
+    if (sort.field === 'displayName') {
+      const [name, id] = key;
+      return { clause: `a.displayName ${cmp}= $seekName AND (a.displayName ${cmp} $seekName OR a.id ${cmp} $seekId)`, params: { seekName: name, seekId: id } };
+    }
+    const [value, name, id] = key;
+    const v = type === 'datetime' ? 'datetime($seekValue)' : '$seekValue';
+    return {
+      clause: `a.${sort.field} ${cmp}= ${v} AND (a.${sort.field} ${cmp} ${v} OR a.displayName ${cmp} $seekName OR (a.displayName = $seekName AND a.id ${cmp} $seekId))`,
+      params: { seekValue: value, seekName: name, seekId: id },
+    };
   }
 
   /** Every asset that passes the filter, in (displayName, id) order, read as the consumer takes them. */
@@ -75,10 +153,27 @@ export class AssetGraphRepository {
     return (await this.graph.read<{ id: string }>('assets/find-asset-ids', params, { filters })).map((r) => r.id);
   }
 
+  /**
+   * The number of assets that pass the filter. Without a filter, or with categories alone, it
+   * comes from the count store (no scan); otherwise from a count over the filter's indexes, reused
+   * while the graph has not changed since (the bookmark of the read that made it says so).
+   */
   async count(filter: AssetFilter): Promise<number> {
+    const keys = Object.entries(filter).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)).map(([k]) => k);
+    if (keys.length === 0) {
+      const [row] = await this.graph.read<{ total: number }>('assets/count-all-assets');
+      return row?.total ?? 0;
+    }
+    if (keys.length === 1 && keys[0] === 'categories') {
+      const counts = (filter.categories as Category[]).map((c) => `COUNT { MATCH (:${CATEGORIES[c].nodeLabel}) }`);
+      const [row] = await this.graph.read<{ total: number }>('assets/count-assets-in-categories', {}, { counts: counts.join(' + ') });
+      return row?.total ?? 0;
+    }
     const { filters, params } = whereOf(filter);
-    const [row] = await this.graph.read<{ total: number }>('assets/count-assets', params, { filters });
-    return row?.total ?? 0;
+    return this.counts.get(JSON.stringify(filter), async () => {
+      const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('assets/count-assets', params, { filters });
+      return { value: row?.total ?? 0, bookmark };
+    });
   }
 
   async get(id: string): Promise<AssetNode | undefined> {

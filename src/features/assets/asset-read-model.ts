@@ -2,8 +2,10 @@
 // parent block (2.4), resolved for a whole page with two queries (edges, then parent assets).
 // Sub-record rows appear as synthesized assets (2.11) when the type filter asks for them: the
 // listing pages over graph rows first, then each synthesized type in order (DESIGN.md 5).
+import { BadRequestError } from '../../platform/errors.js';
+import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
-import type { AssetFilter, AssetGraphRepository, AssetNode, AssetSortField } from './asset-graph-repository.js';
+import { AssetGraphRepository, type AssetFilter, type AssetNode, type AssetSort, type AssetWithParent } from './asset-graph-repository.js';
 import { CATEGORIES, categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from './asset-taxonomy.js';
 import type { SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 
@@ -70,6 +72,12 @@ export function toAssetRow(node: AssetNode): AssetRow {
     lastSeenAt: iso.lastSeenAt,
     sources: node.sources ?? [],
   };
+}
+
+function toRowWithParent({ node, parent }: AssetWithParent): AssetRow {
+  const row = toAssetRow(node);
+  if (parent) row.parent = parent;
+  return row;
 }
 
 export class AssetReadModel {
@@ -141,7 +149,13 @@ export class AssetReadModel {
     });
   }
 
-  async page(filter: AssetFilter, sort: { field: AssetSortField; direction: 'asc' | 'desc' }, page: number, size: number): Promise<{ rows: AssetRow[]; total: number }> {
+  /**
+   * A page of the listing and its total. Graph assets alone are read through a keyset window when
+   * their sort allows it (the answer then carries what the cursor links need), the total beside
+   * the page. A listing of synthesized rows, alone or after graph rows, pages by offset over the
+   * concatenation of its parts.
+   */
+  async page(filter: AssetFilter, sort: AssetSort, request: PageRequest): Promise<{ rows: AssetRow[]; total: number; nav?: WindowedRows<AssetRow> }> {
     const requested = filter.types;
     const graphTypes = requested?.filter((t) => !SYNTHESIZED.has(t));
     const synthTypes = SYNTHESIZED_TYPES.filter(
@@ -150,40 +164,58 @@ export class AssetReadModel {
         (!filter.categories?.length || filter.categories.includes(categoryOf(t))) &&
         (!filter.statuses?.length || filter.statuses.includes('ACTIVE')),
     );
+    const graphFilter = { ...filter, types: graphTypes };
+    if (synthTypes.length === 0) return this.graphPage(requested && !graphTypes?.length ? undefined : graphFilter, sort, request);
+    if (request.cursor) throw new BadRequestError('This listing pages by page number only.', [{ path: 'query.cursor', message: 'not accepted with synthesized types' }]);
+
     const parts: { count: () => Promise<number>; rows: (offset: number, limit: number) => Promise<AssetRow[]> }[] = [];
     if (!requested || graphTypes?.length) {
-      const graphFilter = { ...filter, types: graphTypes };
       parts.push({
         count: () => this.assets.count(graphFilter),
-        rows: async (offset, limit) => this.withParents(await this.assets.find(graphFilter, sort, offset, limit)),
+        rows: async (offset, limit) => (await this.assets.page(graphFilter, sort, { kind: 'offset', offset, limit })).map(toRowWithParent),
       });
     }
-    if (synthTypes.length) {
-      const synthFilter = await this.synthesizedFilter(filter);
-      for (const type of synthTypes) {
-        const byHostName = type === 'INTERFACE' && sort.field === 'displayName';
-        parts.push({
-          count: () => this.synthesized.count(type, synthFilter),
-          rows: async (offset, limit) =>
-            this.synthesizedRows(
-              type,
-              byHostName
-                ? await this.synthesized.interfacesInHostOrder(synthFilter, await this.hostsByName(synthFilter), sort.direction, offset, limit)
-                : await this.synthesized.page(type, synthFilter, sort, offset, limit),
-            ),
-        });
-      }
+    const synthFilter = await this.synthesizedFilter(filter);
+    for (const type of synthTypes) {
+      const byHostName = type === 'INTERFACE' && sort.field === 'displayName';
+      parts.push({
+        count: () => this.synthesized.count(type, synthFilter),
+        rows: async (offset, limit) =>
+          this.synthesizedRows(
+            type,
+            byHostName
+              ? await this.synthesized.interfacesInHostOrder(synthFilter, await this.hostsByName(synthFilter), sort.direction, offset, limit)
+              : await this.synthesized.page(type, synthFilter, sort, offset, limit),
+          ),
+      });
     }
     // One total over the concatenation of the parts, and the page's window cut across them.
     const counts = await Promise.all(parts.map((p) => p.count()));
     const rows: AssetRow[] = [];
-    let offset = page * size;
+    let offset = request.page * request.size;
     for (const [i, part] of parts.entries()) {
       const count = counts[i] as number;
-      if (rows.length < size && offset < count) rows.push(...(await part.rows(offset, Math.min(size - rows.length, count - offset))));
+      if (rows.length < request.size && offset < count) rows.push(...(await part.rows(offset, Math.min(request.size - rows.length, count - offset))));
       offset = Math.max(0, offset - count);
     }
     return { rows, total: counts.reduce((a, b) => a + b, 0) };
+  }
+
+  /** Graph assets only (none when `filter` is undefined: the types asked for are all synthesized and none passed). */
+  private async graphPage(filter: AssetFilter | undefined, sort: AssetSort, request: PageRequest): Promise<{ rows: AssetRow[]; total: number; nav?: WindowedRows<AssetRow> }> {
+    if (!filter) return { rows: [], total: 0 };
+    const seeks = AssetGraphRepository.seeks(sort);
+    if (request.cursor && !seeks) throw new BadRequestError('This sort order pages by page number only.', [{ path: 'query.cursor', message: `not accepted with sort=${sort.field}` }]);
+    const read = (total?: number) => {
+      const window = pageWindow(request, total);
+      return this.assets.page(filter, sort, window).then((rows) => windowed(window, rows, (r) => AssetGraphRepository.keyOf(r.node, sort)));
+    };
+    // The last page needs the total to know its size; every other page reads beside the count.
+    const [total, page] = request.cursor && 'tail' in request.cursor
+      ? await this.assets.count(filter).then(async (t) => [t, await read(t)] as const)
+      : await Promise.all([this.assets.count(filter), read()]);
+    const rows = page.rows.map(toRowWithParent);
+    return { rows, total, nav: seeks ? { ...page, rows } : { rows, more: page.more } };
   }
 
   /** The hosts of the interfaces that pass the filter, by host name (then id). */

@@ -26,9 +26,9 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
       q: req.query.q as string | undefined,
     };
     const sort = parseSort<AssetSortField>(req.query.sort, { field: 'displayName', direction: 'asc' });
-    const { rows, total } = await readModel.page(filter, sort, page.page, page.size);
+    const { rows, total, nav } = await readModel.page(filter, sort, page);
     // Also the field names of the synthesized-listing example of spec 2.1.
-    res.json({ ...pageEnvelope(req, rows, total, page), size: page.size, totalElements: total });
+    res.json({ ...pageEnvelope(req, rows, total, page, nav), size: page.size, totalElements: total });
   });
 
   router.get('/api/v1/assets/:assetId', async (req, res) => {

@@ -79,7 +79,11 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
  * spreadsheet would run as a formula (OWASP CSV injection), also behind leading white space.
  */
 export function neutralisedSql(value: string): string {
-  return `CASE WHEN ${value} = '' THEN NULL WHEN ${value} ~ '^([=+@\\t\\r-]|\\s+[=+@-])' THEN '''' || ${value} ELSE ${value} END`;
+  // ascii() of the first character spares the regular expression to almost every cell: = + - @,
+  // tab, CR, and the white space that may come before a formula.
+  return `CASE WHEN ${value} = '' THEN NULL
+    WHEN ascii(${value}) IN (61, 43, 45, 64, 9, 13, 32, 10, 11, 12) AND ${value} ~ '^([=+@\\t\\r-]|\\s+[=+@-])' THEN '''' || ${value}
+    ELSE ${value} END`;
 }
 
 /** The SELECT of an export in its order; `columns` gives each column's SQL for the format. */

@@ -1,11 +1,41 @@
 // Pages and the one list envelope (DESIGN.md decisions 1 and 4; spec 4.8): every paginated list
 // answers { data, total, page, pageSize, links, meta: { totalCount, page, size } }, with absolute
 // links that keep every other query parameter the caller sent.
+//
+// Lists that can seek (keyset pagination) put an opaque `cursor` beside `page` in their prev,
+// next and last links: the next page starts right after the last row of this one, so following
+// the links costs the same on page 1,000 as on page 0, and rows inserted or deleted between two
+// requests never make a row appear twice or go missing. `page` keeps working alone (an offset);
+// with a cursor it only numbers the page.
 import type { Request } from 'express';
+import { BadRequestError } from '../errors.js';
+
+/** The sort key of a row: the sort field's value, then the tie-breakers. */
+export type RowKey = (string | number | boolean | null)[];
+
+/** Where a page starts: after or before a row, the last rows of the list, or an offset. */
+export type Cursor = { after: RowKey } | { before: RowKey } | { tail: true };
 
 export interface PageRequest {
   page: number;
   size: number;
+  cursor?: Cursor;
+}
+
+/** The rows a page query must return. */
+export type PageWindow =
+  | { kind: 'offset'; offset: number; limit: number }
+  | { kind: 'after' | 'before'; key: RowKey; limit: number }
+  | { kind: 'tail'; limit: number };
+
+/** A page of rows read through a window, and what the links need from it. */
+export interface WindowedRows<T> {
+  rows: T[];
+  /** The sort keys of the first and last rows (keyset lists only). */
+  firstKey?: RowKey;
+  lastKey?: RowKey;
+  /** Whether rows follow the last one. */
+  more: boolean;
 }
 
 export interface PageLinks {
@@ -24,34 +54,92 @@ export interface PageEnvelope<T> {
   meta: { totalCount: number; page: number; size: number };
 }
 
-/** page and size as validated by api.yaml; a size above the cap is lowered to it, not refused. */
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  const invalid = () => new BadRequestError('The cursor is not one this service gave out: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'invalid cursor' }]);
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const isKey = (k: unknown) => Array.isArray(k) && k.length > 0 && k.length <= 4 && k.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  if (typeof value !== 'object' || value === null) throw invalid();
+  const c = value as Record<string, unknown>;
+  if (isKey(c.after)) return { after: c.after as RowKey };
+  if (isKey(c.before)) return { before: c.before as RowKey };
+  if (c.tail === true) return { tail: true };
+  throw invalid();
+}
+
+/** page, size and cursor as validated by api.yaml; a size above the cap is lowered to it, not refused. */
 export function pageRequest(query: Request['query'], defaultSize: number, maxSize: number): PageRequest {
   const page = Number(query.page ?? 0);
   const size = Math.min(Number(query.size ?? defaultSize), maxSize);
-  return { page, size };
+  const cursor = typeof query.cursor === 'string' ? decodeCursor(query.cursor) : undefined;
+  return { page, size, cursor };
 }
 
-export function pageLinks(req: Request, { page, size }: PageRequest, total: number): PageLinks {
-  const lastPage = Math.max(0, Math.ceil(total / size) - 1);
+/**
+ * The rows to read for a request: one more than the page, to tell whether another page follows.
+ * `total` is needed only to size the last page.
+ */
+export function pageWindow({ page, size, cursor }: PageRequest, total?: number): PageWindow {
+  if (cursor && 'after' in cursor) return { kind: 'after', key: cursor.after, limit: size + 1 };
+  if (cursor && 'before' in cursor) return { kind: 'before', key: cursor.before, limit: size + 1 };
+  if (cursor && 'tail' in cursor) return { kind: 'tail', limit: Math.max(1, (total ?? 0) - lastPageOf(total ?? 0, size) * size) };
+  return { kind: 'offset', offset: page * size, limit: size + 1 };
+}
+
+/** Cuts the extra row a window read to look ahead; `rows` are in list order. */
+export function windowed<T>(window: PageWindow, rows: T[], keyOf?: (row: T) => RowKey): WindowedRows<T> {
+  let page = rows;
+  let more = false;
+  if (window.kind === 'before') {
+    // Read backwards: the extra row is the one before the page.
+    if (rows.length > window.limit - 1) page = rows.slice(1);
+    more = true;
+  } else if (window.kind !== 'tail') {
+    more = rows.length > window.limit - 1;
+    page = rows.slice(0, window.limit - 1);
+  }
+  const first = page[0];
+  const last = page.at(-1);
+  return { rows: page, more, firstKey: keyOf && first !== undefined ? keyOf(first) : undefined, lastKey: keyOf && last !== undefined ? keyOf(last) : undefined };
+}
+
+function lastPageOf(total: number, size: number): number {
+  return Math.max(0, Math.ceil(total / size) - 1);
+}
+
+export function pageLinks<T>(req: Request, { page, size }: PageRequest, total: number, nav?: WindowedRows<T>): PageLinks {
+  const lastPage = lastPageOf(total, size);
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-  const at = (n: number) => {
+  const at = (n: number, cursor?: Cursor) => {
     url.searchParams.set('page', String(n));
+    if (cursor) url.searchParams.set('cursor', encodeCursor(cursor));
+    else url.searchParams.delete('cursor');
     return url.toString();
   };
+  const keyset = nav?.firstKey !== undefined && nav.lastKey !== undefined;
   const links: PageLinks = { first: at(0) };
-  if (page > 0) links.prev = at(Math.min(page - 1, lastPage));
-  if (page < lastPage) links.next = at(page + 1);
-  if (lastPage > 0) links.last = at(lastPage);
+  if (page > 0) links.prev = page - 1 === 0 || !keyset ? at(Math.min(page - 1, lastPage)) : at(page - 1, { before: nav.firstKey as RowKey });
+  const more = nav ? nav.more : page < lastPage;
+  if (more) links.next = keyset ? at(page + 1, { after: nav.lastKey as RowKey }) : at(page + 1);
+  if (lastPage > 0) links.last = nav?.firstKey !== undefined ? at(lastPage, { tail: true }) : at(lastPage);
   return links;
 }
 
-export function pageEnvelope<T>(req: Request, data: T[], total: number, request: PageRequest): PageEnvelope<T> {
+export function pageEnvelope<T>(req: Request, data: T[], total: number, request: PageRequest, nav?: WindowedRows<unknown>): PageEnvelope<T> {
   return {
     data,
     total,
     page: request.page,
     pageSize: request.size,
-    links: pageLinks(req, request, total),
+    links: pageLinks(req, request, total, nav),
     meta: { totalCount: total, page: request.page, size: request.size },
   };
 }

@@ -66,6 +66,32 @@ export class NeoGraph {
     return this.session('READ', (tx) => tx.run<T>(text, params)).then(toObjects);
   }
 
+  /**
+   * A read, and the bookmark of the database after it: equal bookmarks of two reads mean that no
+   * transaction committed between them.
+   */
+  async readWithBookmark<T extends RecordShape>(statement: string, params: CypherParams = {}, fragments?: Record<string, string>): Promise<{ rows: T[]; bookmark: string }> {
+    const text = fragments ? this.catalog.render(statement, fragments) : this.catalog.get(statement);
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      const rows = toObjects(await session.executeRead((tx) => tx.run<T>(text, params)));
+      return { rows, bookmark: session.lastBookmarks().join(',') };
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** The bookmark of the database now (see readWithBookmark). */
+  async bookmark(): Promise<string> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      await session.executeRead((tx) => tx.run('RETURN 1'));
+      return session.lastBookmarks().join(',');
+    } finally {
+      await session.close();
+    }
+  }
+
   /** Runs a catalogued write statement in a managed (retried) transaction. */
   async write<T extends RecordShape>(statement: string, params: CypherParams = {}): Promise<T[]> {
     const text = this.catalog.get(statement);
