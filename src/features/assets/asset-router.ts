@@ -39,8 +39,9 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
     const assetId = req.params.assetId as string;
     await assets.require(assetId);
     const page = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
-    const { rows, total } = await relationships.page(
-      { assetId, types: list(req.query, 'type'), activeOnly: (req.query.activeOnly as unknown) !== false },
+    const { rows, total } = await relationships.ofAsset(
+      assetId,
+      { types: list(req.query, 'type'), activeOnly: (req.query.activeOnly as unknown) !== false },
       page.page * page.size,
       page.size,
     );

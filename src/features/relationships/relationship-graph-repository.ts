@@ -1,13 +1,21 @@
 // Relationship rows (spec 2.5) for GET /relationships and GET /assets/{id}/relationships.
-import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+//
+// The bulk list is ordered by relationship type (in the order of the taxonomy), then id, so that
+// each type's part is read from that type's id index: a page seeks to the row after the cursor
+// and walks on into the next types until it is full. Totals come from the count store where the
+// filter allows (minus the inactive edges, found on each type's active index), otherwise from a
+// count reused while the graph is unchanged.
+import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import { BadRequestError } from '../../platform/errors.js';
+import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
+import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
 
 export interface RelationshipFilter {
   types?: string[];
   sourceCategories?: string[];
   targetCategories?: string[];
   activeOnly: boolean;
-  /** Only the edges of this asset, either end. */
-  assetId?: string;
 }
 
 export interface RelationshipRow {
@@ -27,50 +35,108 @@ export interface RelationshipRow {
   sources: string[];
 }
 
+type RawRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string];
+
+const iso = (text: string | null) => (text ? new Date(text).toISOString() : null);
+
+function toRow(raw: RawRow): RelationshipRow {
+  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory] = raw;
+  return {
+    id, relationshipType: type, active: active === true,
+    sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
+    targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
+    firstSeenAt: iso(firstSeenAt), lastSeenAt: iso(lastSeenAt), sources: sources ?? [],
+  };
+}
+
 const PREDICATES = {
-  types: 'type(r) IN $types',
   sourceCategories: 's.assetCategory IN $sourceCategories',
   targetCategories: 't.assetCategory IN $targetCategories',
-  assetId: '(s.id = $assetId OR t.id = $assetId)',
 };
 
-function whereOf({ activeOnly, ...filter }: RelationshipFilter): { filters: string; params: Record<string, unknown> } {
-  return conjunction(PREDICATES, filter, [activeOnly ? 'r.active' : 'true']);
-}
+// Filtered totals kept for reuse while the graph is unchanged.
+const COUNT_CACHE_ENTRIES = 500;
 
-interface Raw {
-  rel: Record<string, unknown> & { id: string; relationshipType: string; active: boolean };
-  source: { id: string; displayName: string; assetType: string; assetCategory: string };
-  target: { id: string; displayName: string; assetType: string; assetCategory: string };
-}
+/** The row key of the list order: the type, then the id. */
+export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
 
 export class RelationshipGraphRepository {
+  private readonly counts: UnchangedGraphCache<number>;
+
   constructor(private readonly graph: NeoGraph) {
-    graph.catalog.require('relationships/find-relationships', 'relationships/count-relationships');
+    graph.catalog.require(
+      'relationships/find-relationships-of-type', 'relationships/count-relationships-of-type', 'relationships/count-relationships-by-type',
+      'relationships/find-asset-relationships', 'relationships/count-asset-relationships',
+    );
+    this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
   }
 
-  async page(filter: RelationshipFilter, skip: number, limit: number): Promise<{ rows: RelationshipRow[]; total: number }> {
-    const { filters, params } = whereOf(filter);
+  /** The types a filter lists, in list order. */
+  private typesOf(filter: RelationshipFilter): RelationshipType[] {
+    return RELATIONSHIP_TYPES.filter((t) => !filter.types?.length || filter.types.includes(t));
+  }
+
+  /** The number of rows of each type that pass the filter. */
+  async countsByType(filter: RelationshipFilter): Promise<Map<RelationshipType, number>> {
+    const types = this.typesOf(filter);
+    if (!filter.sourceCategories?.length && !filter.targetCategories?.length) {
+      const [row] = await this.graph.read<{ totals: number[]; inactive: number[] }>('relationships/count-relationships-by-type', {}, {
+        totals: `[${types.map((t) => `COUNT { MATCH ()-[:${t}]->() }`).join(', ')}]`,
+        inactive: `[${types.map((t) => `COUNT { MATCH ()-[r:${t}]->() WHERE r.active = false }`).join(', ')}]`,
+      });
+      return new Map(types.map((t, i) => [t, (row?.totals[i] ?? 0) - (filter.activeOnly ? (row?.inactive[i] ?? 0) : 0)]));
+    }
+    const { filters, params } = conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories }, [filter.activeOnly ? 'r.active' : 'true']);
+    const counts = await Promise.all(types.map((type) =>
+      this.counts.get(JSON.stringify([type, filter]), async () => {
+        const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('relationships/count-relationships-of-type', params, { type, filters });
+        return { value: row?.total ?? 0, bookmark };
+      })));
+    return new Map(types.map((t, i) => [t, counts[i] as number]));
+  }
+
+  /** A page of the list through the window (rows in list order); `counts` place an offset among the types. */
+  async page(filter: RelationshipFilter, window: PageWindow, counts: Map<RelationshipType, number>): Promise<RelationshipRow[]> {
+    const backwards = window.kind === 'before' || window.kind === 'tail';
+    let types = this.typesOf(filter);
+    let skip = window.kind === 'offset' ? window.offset : 0;
+    let seekId: string | undefined;
+    if (window.kind === 'after' || window.kind === 'before') {
+      const [type, id] = window.key;
+      const at = types.indexOf(type as RelationshipType);
+      if (at === -1 || typeof id !== 'string') throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+      types = backwards ? types.slice(0, at + 1) : types.slice(at);
+      seekId = id;
+    }
+    if (backwards) types = [...types].reverse();
+    const { filters, params } = conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories }, [filter.activeOnly ? 'r.active' : 'true']);
+    const rows: RelationshipRow[] = [];
+    for (const [i, type] of types.entries()) {
+      const count = counts.get(type) ?? 0;
+      if (skip >= count && window.kind === 'offset') {
+        skip -= count;
+        continue;
+      }
+      const seek = i === 0 && seekId !== undefined ? ` AND r.id ${backwards ? '<' : '>'} $seekId` : '';
+      const raw = await this.graph.read<{ row: RawRow }>(
+        'relationships/find-relationships-of-type',
+        { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
+        { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC' },
+      );
+      rows.push(...raw.map((r) => toRow(r.row)));
+      skip = 0;
+      if (rows.length >= window.limit) break;
+    }
+    return backwards ? rows.reverse() : rows;
+  }
+
+  /** A page of the relationships of one asset, by offset, and their total. */
+  async ofAsset(assetId: string, filter: { types?: string[]; activeOnly: boolean }, skip: number, limit: number): Promise<{ rows: RelationshipRow[]; total: number }> {
+    const { filters, params } = conjunction({ types: 'type(r) IN $types' }, { types: filter.types }, [filter.activeOnly ? 'r.active' : 'true']);
     const [raw, [count]] = await Promise.all([
-      this.graph.read<Raw & Record<string, unknown>>('relationships/find-relationships', { ...params, skip: int(skip), limit: int(limit) }, { filters }),
-      this.graph.read<{ total: number }>('relationships/count-relationships', params, { filters }),
+      this.graph.read<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(skip), limit: int(limit) }, { filters }),
+      this.graph.read<{ total: number }>('relationships/count-asset-relationships', { ...params, assetId }, { filters }),
     ]);
-    const rows = raw.map(({ rel, source, target }) => ({
-      id: rel.id,
-      relationshipType: rel.relationshipType,
-      active: rel.active === true,
-      sourceAssetId: source.id,
-      sourceDisplayName: source.displayName,
-      sourceAssetType: source.assetType,
-      sourceAssetCategory: source.assetCategory,
-      targetAssetId: target.id,
-      targetDisplayName: target.displayName,
-      targetAssetType: target.assetType,
-      targetAssetCategory: target.assetCategory,
-      firstSeenAt: toIso(rel.firstSeenAt),
-      lastSeenAt: toIso(rel.lastSeenAt),
-      sources: (rel.sources as string[] | undefined) ?? [],
-    }));
-    return { rows, total: count?.total ?? 0 };
+    return { rows: raw.map((r) => toRow(r.row)), total: count?.total ?? 0 };
   }
 }

@@ -1,3 +1,0 @@
-MATCH (s:Asset)-[r]->(t:Asset)
-WHERE {{filters}}
-RETURN count(r) AS total
