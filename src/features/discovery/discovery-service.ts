@@ -2,6 +2,7 @@
 // for the workers; runs are listed newest first and can be cancelled.
 import { CronExpressionParser } from 'cron-parser';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
+import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import type { RunError, RunRecord, RunStatus, RunStore } from './run-store.js';
@@ -79,9 +80,13 @@ export class DiscoveryService {
     return started;
   }
 
-  async list(filter: { targetId?: string; statuses?: RunStatus[] }, page: number, size: number): Promise<{ rows: RunView[]; total: number }> {
-    const { rows, total } = await this.runs.list(filter, page, size);
-    return { rows: rows.map((r) => toRunView(r)), total };
+  async list(filter: { targetId?: string; statuses?: RunStatus[] }, request: PageRequest): Promise<{ page: WindowedRows<RunView>; total: number }> {
+    // The last page needs the total to know its size; every other page reads beside the count.
+    const total = request.cursor && 'tail' in request.cursor ? await this.runs.count(filter) : undefined;
+    const window = pageWindow(request, total);
+    const { rows, total: counted } = await this.runs.list(filter, window);
+    const page = windowed(window, rows, (r) => r.key);
+    return { page: { ...page, rows: page.rows.map(({ key: _key, ...r }) => toRunView(r)) }, total: counted };
   }
 
   async get(id: string): Promise<RunView> {

@@ -11,9 +11,9 @@ export function runRouter(discovery: DiscoveryService): Router {
     res.status(202).json({ data: await discovery.scan(actorOf(req), req.params.targetId as string) });
   });
   router.get('/api/v1/discovery/runs', async (req, res) => {
-    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-    const { rows, total } = await discovery.list({ targetId: req.query.targetId as string | undefined, statuses: req.query.status as RunStatus[] | undefined }, page.page, page.size);
-    res.json(pageEnvelope(req, rows, total, page));
+    const request = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { page, total } = await discovery.list({ targetId: req.query.targetId as string | undefined, statuses: req.query.status as RunStatus[] | undefined }, request);
+    res.json(pageEnvelope(req, page.rows, total, request, page));
   });
   router.get('/api/v1/discovery/runs/:runId', async (req, res) => {
     res.json({ data: await discovery.get(req.params.runId as string) });

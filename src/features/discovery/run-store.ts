@@ -1,4 +1,5 @@
-import { isUniqueViolation, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
+import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import { countRows, isUniqueViolation, keysetRows, type Database } from '../../platform/postgres/postgres-client.js';
 import type { ScanErrorCode } from './scan-error-codes.js';
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
@@ -50,6 +51,11 @@ const SELECT = [
 
 export const ERRORS_SHOWN = 1000;
 
+export interface RunFilter {
+  targetId?: string;
+  statuses?: RunStatus[];
+}
+
 export class RunStore {
   constructor(private readonly db: Database) {}
 
@@ -68,12 +74,24 @@ export class RunStore {
     return this.db('discovery_runs').select(SELECT).where({ id }).first();
   }
 
-  async list(filter: { targetId?: string; statuses?: RunStatus[] }, page: number, size: number): Promise<{ rows: RunRecord[]; total: number }> {
-    const base = this.db('discovery_runs').modify((b) => {
+  private filtered(filter: RunFilter) {
+    return this.db('discovery_runs').modify((b) => {
       if (filter.targetId) b.where('target_id', filter.targetId);
       if (filter.statuses?.length) b.whereIn('status', filter.statuses);
     });
-    return pagedQuery<RunRecord>(base, (q) => q.select(SELECT).orderBy([{ column: 'queued_at', order: 'desc' }, { column: 'id', order: 'desc' }]), page, size);
+  }
+
+  count(filter: RunFilter): Promise<number> {
+    return countRows(this.filtered(filter));
+  }
+
+  /** A page of runs newest first through the window, each with its sort key; the total beside it. */
+  async list(filter: RunFilter, window: PageWindow): Promise<{ rows: (RunRecord & { key: RowKey })[]; total: number }> {
+    const base = this.filtered(filter);
+    // The key keeps queued_at to the microsecond, as text, so that a seek lands exactly.
+    const shape = (q: typeof base) => q.select([...SELECT, this.db.raw(`to_char(queued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "keyTime"`)]);
+    const [rows, total] = await Promise.all([keysetRows<RunRecord & { keyTime: string }>(base, shape, ['queued_at', 'id'], 'desc', window), countRows(base)]);
+    return { rows: rows.map(({ keyTime, ...run }) => ({ ...run, key: [keyTime, run.id] as RowKey })), total };
   }
 
   /** The target's runs queued before the given time, newest first. */

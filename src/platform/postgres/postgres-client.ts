@@ -4,6 +4,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
+import { BadRequestError } from '../errors.js';
+import type { PageWindow } from '../http/pagination.js';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
 
@@ -61,6 +63,25 @@ export async function countRows(query: Knex.QueryBuilder): Promise<number> {
 export async function pagedQuery<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, page: number, size: number): Promise<{ rows: T[]; total: number }> {
   const [rows, total] = await Promise.all([shape(filtered.clone()).limit(size).offset(page * size), countRows(filtered)]);
   return { rows: rows as T[], total };
+}
+
+/**
+ * The rows of a page window over `filtered`, in the order of `keyColumns` (all in `direction`,
+ * the last one unique), with the sort key of each row as `keyOf` reads it back. A seek compares
+ * the whole key as one row value, which a btree index on the key columns serves in either
+ * direction. Backwards windows read in reverse and turn the rows round.
+ */
+export async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: string[], direction: 'asc' | 'desc', window: PageWindow): Promise<T[]> {
+  const backwards = window.kind === 'before' || window.kind === 'tail';
+  const descending = (direction === 'desc') !== backwards;
+  const query = shape(filtered.clone()).orderBy(keyColumns.map((column) => ({ column, order: descending ? 'desc' : 'asc' })));
+  if (window.kind === 'after' || window.kind === 'before') {
+    if (window.key.length !== keyColumns.length) throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+    query.whereRaw(`(${keyColumns.map(() => '??').join(', ')}) ${descending ? '<' : '>'} (${keyColumns.map(() => '?').join(', ')})`, [...keyColumns, ...window.key]);
+  }
+  if (window.kind === 'offset') query.offset(window.offset);
+  const rows = (await query.limit(window.limit)) as T[];
+  return backwards ? rows.reverse() : rows;
 }
 
 /** Answers when PostgreSQL runs a query; used by the health check. */
