@@ -171,6 +171,16 @@ export class ImportService {
     // Identifiers given out in this import, so that two entries for one asset become one.
     const local = new Map<string, KnownIdentifier>();
 
+    // Each batch's graph write runs while the next batch is reconciled in PostgreSQL; a batch's
+    // identity rows and names are always written before its graph write.
+    let graphWrite: Promise<void> = Promise.resolve();
+    const afterGraphWrite = async (next: () => Promise<void>) => {
+      await graphWrite;
+      graphWrite = next();
+      // Awaited by the next batch or at the end of the level; handled now so that a failure
+      // while the next batch is being reconciled is not an unhandled rejection.
+      graphWrite.catch(() => undefined);
+    };
     for (const level of levels(bundle, parents)) {
       for (let i = 0; i < level.length; i += IMPORT_BATCH_SIZE) {
         const batch = level.slice(i, i + IMPORT_BATCH_SIZE);
@@ -197,19 +207,22 @@ export class ImportService {
           results.push({ key: asset.key, id, created: !match, matchedBy: match?.matchedBy ?? null });
         }
         // Identity and names first: a crash before the graph write is repaired by importing again.
-        await this.identities.upsert(identifierRows);
-        await this.names.upsert(names);
-        await this.load.mergeAssets(writes, bundle.source, observedAt);
+        await Promise.all([this.identities.upsert(identifierRows), this.names.upsert(names)]);
+        await afterGraphWrite(() => this.load.mergeAssets(writes, bundle.source, observedAt));
       }
+      // A child's edges to its parent are written once every level is in the graph; the next level only needs ids.
     }
+    await graphWrite;
 
-    let relationships = 0;
+    // Relationships go to Neo4j and sub-records to PostgreSQL: both need only the asset ids, so they load side by side.
     const rels = (bundle.relationships ?? []).map((r) => ({ type: r.type, source: ids.get(r.source) as string, target: ids.get(r.target) as string }));
-    for (let i = 0; i < rels.length; i += IMPORT_BATCH_SIZE * 2) {
-      relationships += await this.load.mergeRelationships(rels.slice(i, i + IMPORT_BATCH_SIZE * 2), bundle.source, observedAt);
-    }
+    const mergeRelationships = async () => {
+      let merged = 0;
+      for (let i = 0; i < rels.length; i += IMPORT_BATCH_SIZE * 2) merged += await this.load.mergeRelationships(rels.slice(i, i + IMPORT_BATCH_SIZE * 2), bundle.source, observedAt);
+      return merged;
+    };
     const sites = new Map(bundle.assets.flatMap((a) => (a.site ? [[a.key, a.site] as const] : [])));
-    const subRecords = await this.subRecords.load(bundle, ids, sites, bundle.source, new Date(observedAt));
+    const [relationships, subRecords] = await Promise.all([mergeRelationships(), this.subRecords.load(bundle, ids, sites, bundle.source, new Date(observedAt))]);
     const order = new Map(bundle.assets.map((a, i) => [a.key, i]));
     results.sort((a, b) => (order.get(a.key) as number) - (order.get(b.key) as number));
     const created = results.filter((r) => r.created).length;

@@ -64,10 +64,13 @@ export class SubRecordLoader {
     }));
     const interfaces = (bundle.interfaces ?? []).map(({ asset, ...r }) => ({ ...r, assetId: id(asset), macAddress: r.macAddress ? (normaliseMac(r.macAddress) ?? null) : null }));
 
-    await this.store.upsertPackages(software, source, observedAt);
-    await this.store.upsertServices(services, observedAt);
-    await this.store.replaceProcesses([...new Set(processes.map((p) => p.assetId))], processes, observedAt);
-    await this.store.upsertInterfaces(interfaces, observedAt);
+    // Four tables, written side by side.
+    await Promise.all([
+      this.store.upsertPackages(software, source, observedAt),
+      this.store.upsertServices(services, observedAt),
+      this.store.replaceProcesses([...new Set(processes.map((p) => p.assetId))], processes, observedAt),
+      this.store.upsertInterfaces(interfaces, observedAt),
+    ]);
 
     const { rows: lldp, unresolved } = await this.neighborConnections(bundle.neighbors ?? [], ids, sites, observedAt);
     const fdb = await this.fdbConnections(bundle.fdb ?? [], ids, observedAt);
