@@ -9,4 +9,4 @@ CALL (a) {
   WHERE r.active
   SET r.active = false, r.deactivatedBy = 'DECOMMISSION'
 }
-RETURN a {.*} AS asset
+RETURN {{> assets/_asset-fields}} AS asset

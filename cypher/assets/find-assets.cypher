@@ -21,4 +21,4 @@ CALL (a) {
   LIMIT 1
   RETURN CASE WHEN p IS NULL THEN null ELSE p {.id, .displayName, .assetType, .assetCategory, via: type(r)} END AS parent
 }
-RETURN a {.*} AS asset, parent
+RETURN {{> assets/_asset-fields}} AS asset, parent

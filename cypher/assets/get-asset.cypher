@@ -1,2 +1,2 @@
 MATCH (a:Asset {id: $id})
-RETURN a {.*} AS asset
+RETURN {{> assets/_asset-fields}} AS asset

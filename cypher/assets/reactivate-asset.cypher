@@ -9,4 +9,4 @@ CALL (a) {
   WHERE r.deactivatedBy = 'DECOMMISSION' AND o.status <> 'DECOMMISSIONED'
   SET r.active = true, r.deactivatedBy = null
 }
-RETURN a {.*} AS asset
+RETURN {{> assets/_asset-fields}} AS asset

@@ -2,5 +2,5 @@
 // export: the displayName index gives the order, ties are put in id order as they come.
 MATCH (a:Asset)
 WHERE {{filters}}
-RETURN a {.*} AS asset
+RETURN {{> assets/_asset-fields}} AS asset
 ORDER BY a.displayName, a.id

@@ -1,7 +1,7 @@
 // Reads of assets in Neo4j and their lifecycle writes.
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
-import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { ASSET_TYPES, CATEGORIES, parentRule, type AssetType, type Category } from './asset-taxonomy.js';
 
@@ -97,7 +97,8 @@ export class AssetGraphRepository {
 
   /** The sort key of an asset (the field's value, then the display name and id). */
   static keyOf(node: AssetNode, sort: AssetSort): RowKey {
-    const value = KEYSET_FIELDS[sort.field] === 'datetime' ? toIso(node[sort.field]) : (node[sort.field] as string);
+    // Datetimes come as Cypher's own text, to the nanosecond: a seek lands exactly.
+    const value = node[sort.field] as string;
     return sort.field === 'displayName' ? [node.displayName, node.id] : [value, node.displayName, node.id];
   }
 

@@ -20,10 +20,22 @@ export class CypherCatalog {
 
   constructor() {
     const dir = CYPHER_DIR;
+    const partials = new Map<string, string>();
     for (const file of listCypherFiles(dir)) {
       if (file.startsWith(`${SCHEMA_DIR}${path.sep}`)) continue;
       const name = file.replace(/\.cypher$/, '').split(path.sep).join('/');
-      this.statements.set(name, readFileSync(path.join(dir, file), 'utf8').trim());
+      const text = readFileSync(path.join(dir, file), 'utf8').trim();
+      if (path.basename(name).startsWith('_')) partials.set(name, text.replace(/^\s*\/\/.*$/gm, '').trim());
+      else this.statements.set(name, text);
+    }
+    // A partial (a file whose name starts with _) is written into statements as {{> name}}: one
+    // text for what several statements share.
+    for (const [name, text] of this.statements) {
+      this.statements.set(name, text.replace(/\{\{>\s*([\w/-]+)\s*\}\}/g, (_, partial: string) => {
+        const found = partials.get(partial);
+        if (found === undefined) throw new Error(`Cypher statement "${name}" includes the missing partial cypher/${partial}.cypher`);
+        return found;
+      }));
     }
   }
 

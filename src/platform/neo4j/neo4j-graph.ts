@@ -140,9 +140,13 @@ function toObjects<T extends RecordShape>(result: QueryResult<T>): T[] {
 /** Cypher has no parameter for LIMIT/SKIP of type float: JS numbers must be sent as integers. */
 export const int = neo4j.int;
 
-/** A Neo4j temporal value as ISO 8601 in UTC (milliseconds), or null. */
+/**
+ * A Neo4j temporal value as ISO 8601 in UTC (milliseconds), or null: a DateTime, or its text as
+ * Cypher's toString() writes it (statements return text where rows are many: cheaper to decode).
+ */
 export function toIso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (neo4j.isDateTime(value as never)) return (value as { toStandardDate(): Date }).toStandardDate().toISOString();
-  return String(value);
+  const date = new Date(String(value));
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }

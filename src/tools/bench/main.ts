@@ -1,0 +1,37 @@
+// `npm run bench [-- --only SECTION] [--quick] [--data-dir DIR]`: each section runs on local stores
+// of its own and writes its part of BENCHMARKS.md with the machine and the date.
+//   scale:     the bulk paths at 100,000 assets and 10 million sub-record rows, each beside its
+//              floor (lists, relationship walks, topology, per-request overhead, exports, import).
+//              --quick builds a tenth of the assets and a hundredth of the rows (labelled so);
+//              --data-dir keeps the built estate there and reuses it on the next run.
+//   discovery: the whole service against the lab network (needs root), and the load of one busy
+//              host beside its raw writes.
+import { parseArgs } from 'node:util';
+import { discoveryBench } from './discovery.js';
+import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
+import { dropSection } from './support.js';
+
+const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string }) => Promise<void>> = {
+  scale: async ({ quick, dataDir }) => {
+    await scaleBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir });
+    // Written by earlier versions of this benchmark, now part of the scale section.
+    dropSection('graph-api');
+    dropSection('exports');
+  },
+  discovery: () => discoveryBench(),
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } } });
+  if (values.only && !SECTIONS[values.only]) throw new Error(`--only takes one of: ${Object.keys(SECTIONS).join(', ')}`);
+  for (const [name, run] of Object.entries(SECTIONS)) {
+    if (values.only && values.only !== name) continue;
+    console.log(`== ${name}`);
+    await run({ quick: values.quick, dataDir: values['data-dir'] });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,199 @@
+// What every benchmark section shares: timing of a path beside its floor (the bare store work it
+// needs, run in the same process, interleaved so that both see the same machine), concurrency,
+// the machine's description, the stores, and the sections of BENCHMARKS.md.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type AppConfig, type ConfigOverrides } from '../../platform/config.js';
+import { createLogger } from '../../platform/logger.js';
+import { fromProjectRoot } from '../../platform/project-root.js';
+import type { Container } from '../../container.js';
+import { openStores, startService, type RunningService } from '../../start-service.js';
+
+export const BENCH_ACTOR = { kind: 'SYSTEM' as const, name: 'bench' };
+
+export const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+export function median(samples: number[]): number {
+  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(sorted.length * p) - 1)] as number;
+}
+
+export interface Timing {
+  median: number;
+  p99: number;
+}
+
+const timingOf = (samples: number[]): Timing => ({ median: median(samples), p99: percentile(samples, 0.99) });
+
+/**
+ * A path and its floor, sequentially, alternating one sample of each after a warm-up of each, so
+ * that a slower or busier moment of the machine weighs on both alike.
+ */
+export async function interleaved(path: (i: number) => Promise<unknown>, floor: (i: number) => Promise<unknown>, iterations: number, warmup = Math.min(20, iterations)): Promise<{ path: Timing; floor: Timing }> {
+  for (let i = 0; i < warmup; i++) {
+    await path(i);
+    await floor(i);
+  }
+  const p: number[] = [];
+  const f: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    for (const [run, samples] of (i % 2 ? [[floor, f], [path, p]] : [[path, p], [floor, f]]) as [(i: number) => Promise<unknown>, number[]][]) {
+      const start = process.hrtime.bigint();
+      await run(i);
+      samples.push(elapsedMs(start));
+    }
+  }
+  return { path: timingOf(p), floor: timingOf(f) };
+}
+
+export interface Throughput {
+  perSecond: number;
+  median: number;
+  p99: number;
+}
+
+/** `workers` callers in a loop for `seconds`, each call timed. */
+export async function underLoad(run: (i: number) => Promise<unknown>, workers: number, seconds: number): Promise<Throughput> {
+  const samples: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  let n = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: workers }, async () => {
+    while (Date.now() < end) {
+      const start = process.hrtime.bigint();
+      await run(n++);
+      samples.push(elapsedMs(start));
+    }
+  }));
+  return { perSecond: samples.length / (elapsedMs(started) / 1000), ...timingOf(samples) };
+}
+
+/** A path and its floor under the same load, one after the other, twice each in turn (path, floor, floor, path). */
+export async function throughputs(path: (i: number) => Promise<unknown>, floor: (i: number) => Promise<unknown>, workers: number, seconds: number): Promise<{ path: Throughput; floor: Throughput }> {
+  await underLoad(path, workers, 2);
+  await underLoad(floor, workers, 2);
+  const a = await underLoad(path, workers, seconds / 2);
+  const b = await underLoad(floor, workers, seconds / 2);
+  const c = await underLoad(floor, workers, seconds / 2);
+  const d = await underLoad(path, workers, seconds / 2);
+  const mean = (x: Throughput, y: Throughput): Throughput => ({ perSecond: (x.perSecond + y.perSecond) / 2, median: (x.median + y.median) / 2, p99: Math.max(x.p99, y.p99) });
+  return { path: mean(a, d), floor: mean(b, c) };
+}
+
+export const ms = (t: Timing) => `${t.median.toFixed(1)} / ${t.p99.toFixed(1)}`;
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+export const int = (n: number) => Math.round(n).toLocaleString('en');
+
+/** The 1-minute load average, for the text beside each figure. */
+export const loadAverage = () => (os.loadavg()[0] as number).toFixed(1);
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  return `${new Date().toISOString().slice(0, 10)} · ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB · ${os.type()} ${os.release()} · Node ${process.version}`;
+}
+
+/** Writes one section of BENCHMARKS.md, keeping the others. */
+export function writeSection(section: string, body: string): void {
+  const file = fromProjectRoot('BENCHMARKS.md');
+  const start = `<!-- bench:${section} -->`;
+  const end = `<!-- /bench:${section} -->`;
+  const block = `${start}\n${body.trim()}\n${end}`;
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nWritten by `npm run bench`; each section names the machine and the date of its run.\n';
+  text = text.includes(start) ? text.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block) : `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(file, text);
+}
+
+/** Drops a section that a renamed or merged benchmark no longer writes. */
+export function dropSection(section: string): void {
+  const file = fromProjectRoot('BENCHMARKS.md');
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, 'utf8').replace(new RegExp(`\\n*<!-- bench:${section} -->[\\s\\S]*?<!-- /bench:${section} -->\\n?`), '\n');
+  writeFileSync(file, text);
+}
+
+/** A temporary folder for fresh local stores, removed afterwards; or `keep`, used as it is and kept. */
+export async function withDataDir<T>(run: (dataDir: string) => Promise<T>, keep?: string): Promise<T> {
+  if (keep) return run(keep);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inventory-bench-'));
+  chmodSync(dataDir, 0o755);
+  try {
+    return await run(dataDir);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function benchConfig(dataDir: string, overrides: ConfigOverrides): AppConfig {
+  return loadConfig({
+    file: false,
+    overrides: { dataDir, localPostgresPort: 55600, localNeo4jBoltPort: 57600, localNeo4jHeap: '2g', localNeo4jPageCache: '2g', logLevel: 'warn', ...overrides },
+  });
+}
+
+/** The local stores of dataDir, opened without a service. */
+export async function withStores<T>(dataDir: string, run: (container: Container) => Promise<T>): Promise<T> {
+  const { container, close } = await openStores(benchConfig(dataDir, { roles: 'api' }), createLogger('warn'));
+  try {
+    return await run(container);
+  } finally {
+    await close();
+  }
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
+
+/** The whole service (HTTP on a free port, worker, scheduler) on the local stores of dataDir, and a client of its API. */
+export async function withService<T>(dataDir: string, overrides: ConfigOverrides, run: (service: RunningService, api: ApiClient, key: string) => Promise<T>): Promise<T> {
+  // After stop(), each job run leaves an agenda timer of half the lock lifetime (10 min by default): a short one lets the process end.
+  const service = await startService(benchConfig(dataDir, { port: 0, adminPassword: randomBytes(18).toString('base64url'), jobsLockLifetimeMs: 10_000, ...overrides }), createLogger('warn'));
+  try {
+    const key = (await service.container.tokens.createIntegrationKey(BENCH_ACTOR, `bench ${randomBytes(4).toString('hex')}`)).token;
+    return await run(service, apiClient(service.url as string, key), key);
+  } finally {
+    await service.stop();
+  }
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/**
+ * A GET read in full as bytes, on kept-alive connections: the lightest client Node has, so that
+ * on one machine the client takes as little as it can from the service it measures.
+ */
+export function lightGet(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: keepAlive, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${res.statusCode}`))));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** Requests with an integration key (it holds every role); another status than the expected one throws. */
+export function apiClient(base: string, key: string) {
+  const call = async <T>(method: string, url: string, expected: number, body?: object): Promise<T> => {
+    const res = await fetch(url.startsWith('http') ? url : `${base}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (res.status !== expected) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<T>;
+  };
+  return {
+    base,
+    get: <T = { data: unknown }>(url: string) => call<T>('GET', url, 200),
+    post: <T = { data: unknown }>(url: string, body?: object, expected = 201) => call<T>('POST', url, expected, body),
+  };
+}
