@@ -1,75 +1,82 @@
 // What turns a COPY stream into the documents of spec 4.7: CSV records end in CRLF (RFC 4180;
 // COPY ends them in LF and quotes every field that holds a line break, so a LF outside quotes is
-// a record's end), and JSON lines become one array written record by record.
+// a record's end), and JSON lines become one array written record by record. Each chunk is
+// rewritten into one new buffer: these run once per exported byte.
 import { Transform, type TransformCallback } from 'node:stream';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
-const CRLF = Buffer.from('\r\n');
+const CR = 0x0d;
+const COMMA = 0x2c;
 
 /** LF at the end of a CSV record becomes CRLF; line breaks inside quoted fields are kept. */
 export class CsvRecordEnds extends Transform {
   private inQuotes = false;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const parts: Buffer[] = [];
-    let copied = 0;
-    let at = 0;
-    let nextQuote = chunk.indexOf(QUOTE);
-    let nextLf = chunk.indexOf(LF);
-    for (;;) {
-      if (this.inQuotes) {
-        // A doubled quote leaves and re-enters the quoted field: the state stays right.
-        if (nextQuote === -1) break;
-        this.inQuotes = false;
-        at = nextQuote + 1;
-        nextQuote = chunk.indexOf(QUOTE, at);
+    // The record ends: positions of the LFs outside quotes.
+    const ends: number[] = [];
+    let inQuotes = this.inQuotes;
+    let quote = chunk.indexOf(QUOTE);
+    let lf = chunk.indexOf(LF);
+    while (lf !== -1) {
+      if (quote !== -1 && quote < lf) {
+        inQuotes = !inQuotes;
+        quote = chunk.indexOf(QUOTE, quote + 1);
         continue;
       }
-      if (nextLf !== -1 && nextLf < at) nextLf = chunk.indexOf(LF, at);
-      if (nextLf === -1 && nextQuote === -1) break;
-      if (nextQuote === -1 || (nextLf !== -1 && nextLf < nextQuote)) {
-        parts.push(chunk.subarray(copied, nextLf), CRLF);
-        copied = at = nextLf + 1;
-        nextLf = chunk.indexOf(LF, at);
-      } else {
-        this.inQuotes = true;
-        at = nextQuote + 1;
-        nextQuote = chunk.indexOf(QUOTE, at);
-      }
+      if (!inQuotes) ends.push(lf);
+      lf = chunk.indexOf(LF, lf + 1);
     }
-    parts.push(chunk.subarray(copied));
-    done(null, Buffer.concat(parts));
+    while (quote !== -1) {
+      inQuotes = !inQuotes;
+      quote = chunk.indexOf(QUOTE, quote + 1);
+    }
+    this.inQuotes = inQuotes;
+    if (ends.length === 0) return done(null, chunk);
+    const out = Buffer.allocUnsafe(chunk.length + ends.length);
+    let from = 0;
+    let to = 0;
+    for (const end of ends) {
+      to += chunk.copy(out, to, from, end);
+      out[to++] = CR;
+      out[to++] = LF;
+      from = end + 1;
+    }
+    chunk.copy(out, to, from);
+    done(null, out);
   }
 }
 
 /** One JSON value per line in, `[` + the values separated by `,\n` + `]` out. */
 export class JsonLinesArray extends Transform {
-  private records = 0;
-  private atLineStart = true;
+  private started = false;
+  /** The previous chunk ended a line: the next record, if any, gets its separator. */
+  private pendingLf = false;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const parts: Buffer[] = [];
-    let at = 0;
-    while (at < chunk.length) {
-      if (this.atLineStart) {
-        parts.push(Buffer.from(this.records === 0 ? '[\n' : ',\n'));
-        this.records++;
-        this.atLineStart = false;
-      }
-      const lf = chunk.indexOf(LF, at);
-      if (lf === -1) {
-        parts.push(chunk.subarray(at));
-        break;
-      }
-      parts.push(chunk.subarray(at, lf));
-      this.atLineStart = true;
-      at = lf + 1;
+    if (chunk.length === 0) return done();
+    const endsLine = chunk[chunk.length - 1] === LF;
+    const body = endsLine ? chunk.subarray(0, chunk.length - 1) : chunk;
+    const prefix = !this.started ? '[\n' : this.pendingLf ? ',\n' : '';
+    let lfs = 0;
+    for (let i = body.indexOf(LF); i !== -1; i = body.indexOf(LF, i + 1)) lfs++;
+    const out = Buffer.allocUnsafe(prefix.length + body.length + lfs);
+    let to = out.write(prefix, 0, 'latin1');
+    let from = 0;
+    for (let lf = body.indexOf(LF); lf !== -1; lf = body.indexOf(LF, lf + 1)) {
+      to += body.copy(out, to, from, lf);
+      out[to++] = COMMA;
+      out[to++] = LF;
+      from = lf + 1;
     }
-    done(null, Buffer.concat(parts));
+    body.copy(out, to, from);
+    this.started = true;
+    this.pendingLf = endsLine;
+    done(null, out);
   }
 
   override _flush(done: TransformCallback): void {
-    done(null, this.records === 0 ? '[]\n' : '\n]\n');
+    done(null, this.started ? '\n]\n' : '[]\n');
   }
 }

@@ -32,6 +32,8 @@ interface Column {
 interface ExportSpec {
   table: string;
   order: string;
+  /** The exported column that `order` is. */
+  orderColumn: string;
   columns: Column[];
   filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId'>, string>>;
 }
@@ -44,6 +46,7 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
   software: {
     table: 'software_packages',
     order: 't.package_name',
+    orderColumn: 'packageName',
     columns: [
       ...ASSET_COLUMNS, text('packageName', 't.package_name'), text('version', 't.version'), text('publisher', 't.publisher'),
       plain('installDate', "to_char(t.install_date, 'YYYY-MM-DD')"), text('packageManager', 't.package_manager'),
@@ -53,6 +56,7 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
   processes: {
     table: 'running_processes',
     order: 't.pid',
+    orderColumn: 'pid',
     columns: [
       ...ASSET_COLUMNS, plain('pid', 't.pid'), plain('ppid', 't.ppid'), text('processName', 't.process_name'), text('commandLine', 't.command_line'),
       text('username', 't.username'), text('state', 't.state'), plain('memoryKb', 't.memory_kb::float8'), plain('cpuPercent', 't.cpu_percent::float8'),
@@ -63,6 +67,7 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
   services: {
     table: 'discovered_services',
     order: 't.service_name',
+    orderColumn: 'serviceName',
     columns: [
       ...ASSET_COLUMNS, text('serviceName', 't.service_name'), text('displayName', 't.display_name'), text('state', 't.state'),
       text('startMode', 't.start_mode'),
@@ -86,7 +91,7 @@ export function neutralisedSql(value: string): string {
     ELSE ${value} END`;
 }
 
-/** The SELECT of an export in its order; `columns` gives each column's SQL for the format. */
+/** The SELECT of an export without its order (`columns` gives each column's SQL for the format), and its filter values. */
 function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: string): { sql: string; settings: Record<string, string> } {
   const settings: Record<string, string> = {};
   const where: string[] = [];
@@ -103,8 +108,7 @@ function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: str
   }
   const sql = `SELECT ${columns}
     FROM ${names}
-    CROSS JOIN LATERAL (SELECT * FROM ${spec.table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${spec.order}) t
-    ORDER BY n.display_name, n.asset_id, ${spec.order}`;
+    CROSS JOIN LATERAL (SELECT * FROM ${spec.table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${spec.order}) t`;
   return { sql, settings };
 }
 
@@ -116,16 +120,18 @@ export class SubRecordExportStore {
     const spec = EXPORT_SPECS[kind];
     const cells = spec.columns.map((c) => (c.csv ?? (c.kind === 'text' ? neutralisedSql(c.sql) : c.sql))).join(', ');
     const { sql, settings } = selectSql(spec, filter, cells);
-    return copyOut(this.pool, `COPY (${sql}) TO STDOUT (FORMAT csv)`, settings);
+    return copyOut(this.pool, `COPY (${sql} ORDER BY n.display_name, n.asset_id, ${spec.order}) TO STDOUT (FORMAT csv)`, settings);
   }
 
   /** One JSON object per line, keys in the column order. */
   async json(kind: SubRecordExport, filter: SubRecordExportFilter): Promise<Readable> {
     const spec = EXPORT_SPECS[kind];
-    const object = `json_build_object(${spec.columns.map((c) => `'${c.name}', ${c.sql}`).join(', ')})::text`;
-    const { sql, settings } = selectSql(spec, filter, object);
+    const { sql, settings } = selectSql(spec, filter, spec.columns.map((c) => `${c.sql} AS "${c.name}"`).join(', '));
+    // row_to_json of the export's own row (faster than building each object), in the same order,
+    // named by the columns: the planner keeps the plan of the inner statement.
+    const ordered = `SELECT row_to_json(x)::text FROM (${sql}) x ORDER BY x."assetDisplayName", x."assetId", x."${spec.orderColumn}"`;
     // CSV with a quote and a delimiter that JSON text never holds raw: each line is the object as is.
-    return copyOut(this.pool, `COPY (${sql}) TO STDOUT (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`, settings);
+    return copyOut(this.pool, `COPY (${ordered}) TO STDOUT (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`, settings);
   }
 
   /** The column names of an export, in order. */

@@ -109,7 +109,8 @@ export class RelationshipGraphRepository {
       seekId = id;
     }
     if (backwards) types = [...types].reverse();
-    const { filters, params } = conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories }, [filter.activeOnly ? 'r.active' : 'true']);
+    // r.id IS NOT NULL lets the planner read the order from the type's id index when nothing seeks.
+    const { filters, params } = conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories }, ['r.id IS NOT NULL', filter.activeOnly ? 'r.active' : 'true']);
     const rows: RelationshipRow[] = [];
     for (const [i, type] of types.entries()) {
       const count = counts.get(type) ?? 0;
