@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LinuxCommand } from '../../src/features/discovery/ssh/linux-commands.js';
 import {
-  buildServices, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp, parsePackages, parseProcesses, parseSystemd, sections,
+  buildServices, lldpUnreadable, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp, parsePackages, parseProcesses, parseSystemd, sections,
 } from '../../src/features/discovery/ssh/linux-parsers.js';
 import { PROJECT_ROOT } from '../../src/platform/project-root.js';
 
@@ -338,6 +338,14 @@ describe('LLDP neighbours', () => {
     expect(parseLldp('@@lldp\n{"lldp":[{"interface":[]}]}')).toEqual([]);
     expect(parseLldp('@@lldp\n{"lldp":[{}]}')).toEqual([]);
     expect(parseLldp('@@lldp\nlldpctl: unable to connect')).toBeUndefined();
+  });
+
+  it('tell when lldpd runs but its control socket was not found, and nothing otherwise', () => {
+    const output = '@@lldp-unreadable\nlldpd runs but none of its control sockets was found\n';
+    expect(lldpUnreadable(output)).toBe('lldpd runs but none of its control sockets was found');
+    expect(parseLldp(output)).toBeUndefined();
+    expect(lldpUnreadable('')).toBeUndefined();
+    expect(lldpUnreadable('@@lldp\n{"lldp":[]}')).toBeUndefined();
   });
 });
 

@@ -5,7 +5,7 @@ import type { RevealedCredential } from '../../src/features/credentials/credenti
 import { collectSsh, type SshOptions } from '../../src/features/discovery/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { LAB_START_TIMEOUT_MS, networkUnavailable, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, networkUnavailable, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const unavailable = await networkUnavailable();
@@ -245,6 +245,24 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     }
   });
 
+  it('reads lldpd at the control socket it was started with, and says so in the run when lldpd runs but cannot be read', async () => {
+    // h1's lldpd runs with -u LAB_LLDP_SOCKET: the scan found its cables (the first test), with no error for h1.
+    const read = await scan('h1 only', [h1]);
+    expect(read.status).toBe('COMPLETED');
+    const h1Cables = await db()('interface_connections as c').join('network_interfaces as i', 'i.id', 'c.source_interface_id').where({ 'i.asset_id': (await assetAt(h1)).id, 'c.discovered_via': 'LLDP' }).count('* as c');
+    await network.hosts.h1.exec(`mv ${LAB_LLDP_SOCKET} ${LAB_LLDP_SOCKET}.hidden`);
+    try {
+      const run = await scan('h1 only', [h1]);
+      expect(run.status).toBe('COMPLETED_WITH_ERRORS');
+      expect(run.errors).toEqual([{ address: h1, method: 'SSH', stage: 'collect:lldp', code: 'LLDP_UNREADABLE', message: expect.stringContaining('lldpd runs') }]);
+      expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'PARTIAL' });
+      // Nothing read, nothing retired.
+      expect(await db()('interface_connections as c').join('network_interfaces as i', 'i.id', 'c.source_interface_id').where({ 'i.asset_id': (await assetAt(h1)).id, 'c.discovered_via': 'LLDP' }).count('* as c')).toEqual(h1Cables);
+    } finally {
+      await network.hosts.h1.exec(`mv ${LAB_LLDP_SOCKET}.hidden ${LAB_LLDP_SOCKET}`);
+    }
+  });
+
   it('reports an address where nothing answers as HOST_UNREACHABLE and fails a known host there', async () => {
     await network.hosts.h1.exec('ip link set eth0 down');
     try {
@@ -284,8 +302,8 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
   });
 
   describe('the SSH connector on its own', () => {
-    const credential = (kind: 'SSH_PASSWORD' | 'SSH_KEY', secrets: Record<string, string>) =>
-      ({ id: `${kind}-test`, name: kind, kind, settings: { username: SCAN_USER }, secrets }) as unknown as RevealedCredential;
+    const credential = (kind: 'SSH_PASSWORD' | 'SSH_KEY', secrets: Record<string, string>, username = SCAN_USER) =>
+      ({ id: `${kind}-test`, name: kind, kind, settings: { username }, secrets }) as unknown as RevealedCredential;
     const options = (overrides: Partial<SshOptions> = {}): SshOptions => ({
       port: 22, connectTimeoutMs: 10_000, commandTimeoutMs: 30_000, outputMaxBytes: 16 * 1024 * 1024, deadline: Date.now() + 60_000, ...overrides,
     });
@@ -307,7 +325,8 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     });
 
     it('bounds each command in time and in bytes', async () => {
-      const slow = await collectSsh(h2, [credential('SSH_PASSWORD', { password: SCAN_PASSWORD })], options({ commandTimeoutMs: 1 }), keys());
+      // The slow account's every command waits SLOW_SHELL_SECONDS before it starts: far beyond the time-out.
+      const slow = await collectSsh(h2, [credential('SSH_PASSWORD', { password: SCAN_PASSWORD }, SLOW_USER)], options({ commandTimeoutMs: (SLOW_SHELL_SECONDS * 1000) / 5 }), keys());
       expect(slow.errors.length).toBeGreaterThan(0);
       expect(slow.errors.every((e) => e.code === 'COMMAND_TIMEOUT' && e.stage.startsWith('collect:'))).toBe(true);
       expect(slow.observation?.complete.size).toBe(0);

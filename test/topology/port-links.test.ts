@@ -61,10 +61,15 @@ describe('GET /topology/{id}/neighbors: port-to-port links', () => {
 
   const names = (res: { body: { data: { nodes: { id: string; depth: number }[] } } }) =>
     Object.fromEntries(res.body.data.nodes.map((n) => [Object.keys(ids).find((k) => ids[k] === n.id), n.depth]));
-  /** A link as "asset:port -> asset:port via EVIDENCE confidence", keyed by bundle keys. */
+  /**
+   * A link as "asset:port -> asset:port via EVIDENCE confidence", keyed by bundle keys. A cable
+   * that LLDP reports has no direction (either end may be the source): its ends are put in order.
+   */
   const describeLink = (l: Link) => {
     const key = (id: string) => Object.keys(ids).find((k) => ids[k] === id);
-    return `${key(l.sourceAssetId)}:${l.sourcePort} -> ${key(l.targetAssetId)}:${l.targetPort} via ${l.discoveredVia} ${l.confidence.toFixed(2)}`;
+    const ends = [`${key(l.sourceAssetId)}:${l.sourcePort}`, `${key(l.targetAssetId)}:${l.targetPort}`];
+    if (l.discoveredVia !== 'FDB') ends.sort();
+    return `${ends[0]} -> ${ends[1]} via ${l.discoveredVia} ${l.confidence.toFixed(2)}`;
   };
 
   it('gives the cables between the assets that relationships reach, without following them', async () => {

@@ -137,6 +137,18 @@ export const RULES: Record<ScanErrorCode, Rule> = {
     ],
     confidence: 'HIGH',
   },
+  LLDP_UNREADABLE: {
+    summary: 'lldpd runs on some hosts but its control socket could not be read, so their LLDP neighbours (the cables) are missing.',
+    causes: [
+      'lldpd was started with a control socket (-u) in a place the scan account cannot see, or by a wrapper that hides its arguments.',
+      'The socket is in a private /run of a container or a service sandbox.',
+    ],
+    actions: [
+      'Start lldpd with its default socket (/run/lldpd.socket) or a -u path on its command line.',
+      'Give the scan account read access to the socket (on Debian, the adm group for lldpcli).',
+    ],
+    confidence: 'MEDIUM',
+  },
   COMMAND_TIMEOUT: {
     summary: 'Inventory commands did not finish within their time limit, so part of the hosts\' data is missing.',
     causes: [

@@ -12,6 +12,7 @@ export const SCAN_ERROR_CODES = {
   COMMAND_PERMISSION_DENIED: 'An inventory command was refused for lack of permission; its data is missing.',
   COMMAND_TIMEOUT: 'An inventory command did not finish within its time limit; its data is missing.',
   COMMAND_FAILED: 'An inventory command failed or is not installed; its data is missing.',
+  LLDP_UNREADABLE: 'lldpd runs on the host but its control socket could not be found or read; its neighbours are missing.',
   OUTPUT_LIMIT_EXCEEDED: 'An inventory command printed more than the output limit; its data is left incomplete.',
   HOST_TIMEOUT: 'The host did not finish within the per-host time-out; what it gave is kept, nothing is retired.',
   SNMP_NO_ANSWER: 'The SNMP agent did not answer (down, filtered, or a wrong v2c community).',

@@ -18,8 +18,14 @@ const PREFIX = 'invt';
 export const SUBNET = '10.77.0';
 export const SCAN_USER = 'invscan';
 export const SCAN_PASSWORD = 'scan-Password-1';
+/** An account whose every command takes SLOW_SHELL_SECONDS before it starts (its login shell waits first), with SCAN_PASSWORD. */
+export const SLOW_USER = 'invslow';
+export const SLOW_SHELL_SECONDS = 5;
+const SLOW_SHELL = '/usr/local/sbin/inventory-lab-slow-shell';
 export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
+/** h1's lldpd has its control socket here (lldpd -u), not at the default place. */
+export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
 const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
 
 export interface TestHost {
@@ -120,6 +126,13 @@ async function takeLock(): Promise<void> {
   }
 }
 
+/** The slow account: time-out tests need commands that really take long, whatever the machine's speed. */
+async function ensureSlowUser(): Promise<void> {
+  await writeFile(SLOW_SHELL, `#!/bin/sh\nsleep ${SLOW_SHELL_SECONDS}\nexec /bin/sh "$@"\n`, { mode: 0o755 });
+  await quiet(`id ${SLOW_USER} || useradd -M -d /tmp -s ${SLOW_SHELL} ${SLOW_USER}`);
+  await sh(`usermod -s ${SLOW_SHELL} ${SLOW_USER} && echo '${SLOW_USER}:${SCAN_PASSWORD}' | chpasswd`);
+}
+
 async function ensureScanUser(): Promise<void> {
   await quiet(`id ${SCAN_USER} || useradd -M -d /tmp -s /bin/sh ${SCAN_USER}`);
   await sh(`echo '${SCAN_USER}:${SCAN_PASSWORD}' | chpasswd && usermod -aG adm ${SCAN_USER}`);
@@ -131,6 +144,8 @@ interface HostSpec {
   octet: number;
   /** The ports lldpd runs on; a plain host runs no lldpd. */
   lldpPorts?: string;
+  /** lldpd's control socket where it is not the default one (-u). */
+  lldpSocket?: string;
   extra: string;
 }
 
@@ -142,6 +157,7 @@ export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = 
   await takeLock();
   await cleanUp();
   await ensureScanUser();
+  await ensureSlowUser();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'inventory-peers-'));
   await chmod(dir, 0o755);
   await sh(`ssh-keygen -q -t ed25519 -N '' -f ${dir}/scan_key && cp ${dir}/scan_key.pub ${dir}/authorized_keys && chmod 644 ${dir}/authorized_keys`);
@@ -172,7 +188,7 @@ export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = 
 async function build(dir: string, inits: ChildProcess[], privateKey: string, extraHosts: number, stop: () => Promise<void>): Promise<TestNetwork> {
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
-    { name: 'h1', octet: 11, lldpPorts: 'eth1', extra: '' },
+    { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
     { name: 'h2', octet: 12, lldpPorts: 'eth1', extra: `redis-server --bind ${SUBNET}.12 --port 6379 --save '' --appendonly no --daemonize no --protected-mode no > /dev/null 2>&1 &` },
     { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
     ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
@@ -220,7 +236,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
       'mkdir -p /run/sshd /run/lldpd',
       `/usr/sbin/sshd -f ${hostDir}/sshd_config`,
       `MIBS= /usr/sbin/snmpd -C -c ${hostDir}/snmpd.conf -p /run/snmpd.pid -Lf ${hostDir}/snmpd.log`,
-      spec.lldpPorts ? `/usr/sbin/lldpd -d -x -X /run/agentx.sock -I ${spec.lldpPorts} > /dev/null 2>&1 &` : '',
+      spec.lldpPorts ? `/usr/sbin/lldpd -d -x -X /run/agentx.sock -I ${spec.lldpPorts}${spec.lldpSocket ? ` -u ${spec.lldpSocket}` : ''} > /dev/null 2>&1 &` : '',
       spec.extra,
       // pid 1 reaps orphans as a real init does (sshd's ended sessions would stay zombies otherwise).
       "exec perl -e 'while (1) { sleep 1 if waitpid(-1, 0) <= 0 }'",
@@ -266,8 +282,8 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
   await waitFor(async () => {
     const out = await sh(`ip netns exec ${PREFIX}-h1 ss -Htn state established`);
     if (!out.includes(`${SUBNET}.12:6379`)) throw new Error('no connection yet');
-    for (const host of ['h1', 'h2']) {
-      const json = await hosts[host as 'h1'].exec('lldpctl -f json0');
+    for (const host of ['h1', 'h2'] as const) {
+      const json = await hosts[host].exec(`lldpctl${host === 'h1' ? ` -u ${LAB_LLDP_SOCKET}` : ''} -f json0`);
       if (!json.includes('"swp')) throw new Error(`${host} has no LLDP neighbour yet`);
     }
     // lldpd reaches the switch's snmpd over AgentX: LLDP-MIB answers there.

@@ -35,8 +35,15 @@ const COMMANDS = {
   interfaces: 'echo @@ip; ip -j addr show; echo; echo @@speed; for i in /sys/class/net/*; do printf "%s\\t%s\\n" "${i##*/}" "$(cat "$i/speed" 2>/dev/null)"; done',
   // Absent systemd (a container), services come from the listening sockets instead.
   systemd: 'if [ -d /run/systemd/system ]; then echo @@systemd; systemctl show --type=service --all --no-pager -p Id -p Description -p ActiveState -p SubState -p UnitFileState -p MainPID \'*\'; fi',
-  // Read only where lldpd runs (its socket exists): elsewhere there is nothing to read, which is no error.
-  lldp: 'if [ -S /run/lldpd.socket ]; then echo @@lldp; lldpctl -f json0; fi',
+  // lldpd's control socket: the default places, and any bound socket whose path names lldp (an
+  // lldpd started with -u elsewhere; lldpd rewrites its command line, so /proc/net/unix tells).
+  // The first that answers is read; where lldpd runs but no socket can be found, the output says
+  // so (the run records it); where no lldpd runs there is nothing to read, which is no error.
+  lldp: [
+    'found=""; for s in /run/lldpd.socket /var/run/lldpd.socket $(awk \'NR > 1 && $NF ~ /lldp/ { print $NF }\' /proc/net/unix 2>/dev/null | sort -u); do [ -S "$s" ] && case " $found " in *" $s "*) ;; *) found="$found $s";; esac; done;',
+    'if [ -n "$found" ]; then for s in $found; do out=$(lldpctl -u "$s" -f json0) && { echo @@lldp; echo "$out"; exit 0; }; done; exit 1;',
+    'elif ps -eo comm= 2>/dev/null | grep -qx lldpd; then echo @@lldp-unreadable; echo "lldpd runs but none of its control sockets was found"; fi',
+  ].join(' '),
 } as const;
 
 export type LinuxCommand = keyof typeof COMMANDS;

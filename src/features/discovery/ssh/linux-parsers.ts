@@ -277,6 +277,12 @@ interface LldpInterface {
   port?: { id?: Valued; descr?: Valued }[];
 }
 
+/** Why lldpd could not be read, when the lldp command found it running without a readable socket. */
+export function lldpUnreadable(output: string): string | undefined {
+  const text = sections(output).get('lldp-unreadable');
+  return text === undefined ? undefined : cleanText(text.trim(), 200) || 'lldpd runs but could not be read';
+}
+
 /**
  * LLDP neighbours from `lldpctl -f json0`. The remote port is its interface name: the port id when
  * it is one, otherwise (lldpd sends the MAC as port id by default) the port description.

@@ -12,7 +12,8 @@ import type { RunError } from '../run-store.js';
 import type { ScanErrorCode } from '../scan-error-codes.js';
 import { LINUX_COMMANDS, type LinuxCommand } from './linux-commands.js';
 import {
-  buildServices, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp, parsePackages, parseProcesses, parseSystemd,
+  buildServices, lldpUnreadable, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp,
+  parsePackages, parseProcesses, parseSystemd,
 } from './linux-parsers.js';
 
 export interface SshOptions {
@@ -178,7 +179,10 @@ export async function collectSsh(address: string, credentials: RevealedCredentia
   } finally {
     client.end();
   }
-  return { observation: normalise(address, outputs), errors, credentialId: credential.id };
+  const observation = normalise(address, outputs);
+  const unreadable = lldpUnreadable(outputs.get('lldp') ?? '');
+  if (unreadable) errors.push({ address, method: 'SSH', stage: 'collect:lldp', code: 'LLDP_UNREADABLE', message: unreadable });
+  return { observation, errors, credentialId: credential.id };
 }
 
 /** The observation from the commands' outputs; a scope is complete only when all its commands answered. */
