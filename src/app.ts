@@ -58,7 +58,7 @@ export function buildApp(container: Container): Express {
   base.use(integrationKeyRouter(container.tokens));
   base.use(auditRouter(container.audit));
   base.use(credentialRouter(container.credentials));
-  base.use(assetRouter(container.assetReadModel, container.assets, container.relationships));
+  base.use(assetRouter(container.assetReadModel, container.assets, container.relationships, container.provenance));
   base.use(relationshipRouter(container.relationships));
   base.use(topologyRouter(container.topology));
   base.use(schemaRouter(container.schema));

@@ -10,6 +10,8 @@ import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
 import { AssetNameStore } from './features/import/asset-name-store.js';
+import { FactStore } from './features/import/fact-store.js';
+import { ProvenanceService } from './features/import/provenance-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
 import { CredentialOffer } from './features/discovery/credential-offer.js';
 import { DiscoveryRunner, type InventoryConnector } from './features/discovery/discovery-runner.js';
@@ -123,6 +125,7 @@ export interface Container extends AccessServices {
   topology: TopologyService;
   schema: SchemaService;
   importer: ImportService;
+  provenance: ProvenanceService;
   maintenance: MaintenanceJobs;
   exports: ExportService;
   targets: TargetService;
@@ -203,7 +206,8 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const assetNames = new AssetNameStore(db);
   const loadGraph = new LoadGraphRepository(graph);
   const subRecordStore = new SubRecordStore(db);
-  const importer = new ImportService(identities, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const facts = new FactStore(db);
+  const importer = new ImportService(identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
@@ -226,6 +230,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
     importer,
+    provenance: new ProvenanceService(facts),
     exports: new ExportService(assetGraph, new SubRecordExportStore(copyPool)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,

@@ -1,20 +1,42 @@
 // Load step of import and discovery: one row per observed asset, keyed by the id that identity
-// reconciliation gave it. firstSeenAt is set on create only; every write stamps lastSeenAt and the
-// source. An observation brings a STALE or INACTIVE asset back to ACTIVE, never a DECOMMISSIONED one.
-UNWIND $rows AS row
+// reconciliation gave it, with the values its facts resolve to (row.props, row.type; a null type
+// keeps the one the asset has, or takes row.fallbackType for a new asset). firstSeenAt is set on
+// create only; every write stamps lastSeenAt and the source; an observation brings a STALE or
+// INACTIVE asset back to ACTIVE, never a DECOMMISSIONED one. updatedAt and changeSeq move only
+// when a value, the type or the status changed, not on a mere sighting.
+{{> changes/_next-seq}}
+UNWIND range(0, size($rows) - 1) AS i
+WITH txSeq, i, $rows[i] AS row
 MERGE (a:Asset {id: row.id})
-ON CREATE SET a.firstSeenAt = datetime($observedAt), a.status = 'ACTIVE', a.consecutiveScanFailures = 0,
-              a.customAttributes = '{}', a.customAttributeKeys = [], a.sources = []
-WITH a, row, [l IN labels(a) WHERE l <> 'Asset' AND l <> row.nodeLabel] AS oldLabels
+ON CREATE SET a.firstSeenAt = datetime($observedAt), a.status = 'ACTIVE', a.consecutiveScanFailures = 0, a.sources = [], a.createdSeq = txSeq * 1000000 + i
+WITH txSeq, i, row, a,
+     CASE WHEN row.type IS NOT NULL THEN [row.type, row.category, row.nodeLabel]
+          WHEN a.assetType IS NOT NULL THEN [a.assetType, a.assetCategory, null]
+          ELSE [row.fallbackType, row.fallbackCategory, row.fallbackLabel] END AS kind
+WITH txSeq, i, row, a, kind,
+     a.createdSeq = txSeq * 1000000 + i
+       OR a.assetType IS NULL OR a.assetType <> kind[0]
+       OR a.status IN ['STALE', 'INACTIVE']
+       OR any(k IN keys(row.props) WHERE a[k] IS NULL OR a[k] <> row.props[k]) AS changed,
+     [l IN labels(a) WHERE l <> 'Asset' AND kind[2] IS NOT NULL AND l <> kind[2]] AS oldLabels
 CALL (a, oldLabels) {
   UNWIND oldLabels AS oldLabel
   REMOVE a:$(oldLabel)
 }
-SET a:$(row.nodeLabel)
+CALL (a, kind) {
+  WITH a, kind WHERE kind[2] IS NOT NULL
+  SET a:$(kind[2])
+}
 SET a += row.props,
+    a.assetType = kind[0],
+    a.assetCategory = kind[1],
+    a.displayName = coalesce(row.props.displayName, a.displayName, row.fallbackName),
     a.lastSeenAt = datetime($observedAt),
     a.sources = CASE WHEN $source IN a.sources THEN a.sources ELSE a.sources + $source END,
     a.staleSince = CASE WHEN a.status IN ['STALE', 'INACTIVE'] THEN null ELSE a.staleSince END,
     a.status = CASE WHEN a.status IN ['STALE', 'INACTIVE'] THEN 'ACTIVE' ELSE a.status END
-SET a.searchText = toLower(coalesce(a.displayName, '') + ' ' + coalesce(a.hostname, '') + ' ' + coalesce(a.fqdn, ''))
+SET a.searchText = toLower(coalesce(a.displayName, '') + ' ' + coalesce(a.hostname, '') + ' ' + coalesce(a.fqdn, '')),
+    a.updatedAt = CASE WHEN changed THEN datetime() ELSE a.updatedAt END,
+    a.changeKind = CASE WHEN a.createdSeq = txSeq * 1000000 + i THEN 'CREATED' WHEN changed THEN 'UPDATED' ELSE a.changeKind END,
+    a.changeSeq = CASE WHEN changed THEN txSeq * 1000000 + i ELSE a.changeSeq END
 RETURN count(a) AS merged

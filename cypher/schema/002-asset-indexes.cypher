@@ -13,3 +13,6 @@ CREATE INDEX asset_serial IF NOT EXISTS FOR (a:Asset) ON (a.serialNumber);
 CREATE TEXT INDEX asset_search_text IF NOT EXISTS FOR (a:Asset) ON (a.searchText);
 // The three-filter listing (type, site, environment together) seeks its rows at once.
 CREATE INDEX asset_type_site_environment IF NOT EXISTS FOR (a:Asset) ON (a.assetType, a.site, a.environment);
+// Incremental sync: GET /assets?updatedAfter= and the change feed (GET /changes) in change order.
+CREATE INDEX asset_updated_at IF NOT EXISTS FOR (a:Asset) ON (a.updatedAt);
+CREATE INDEX asset_change_seq IF NOT EXISTS FOR (a:Asset) ON (a.changeSeq);

@@ -41,6 +41,7 @@ const RULES: Record<string, Rule> = {
   listAssets: 'SIGNED_IN',
   getAsset: 'SIGNED_IN',
   listAssetRelationships: 'SIGNED_IN',
+  getAssetProvenance: 'SIGNED_IN',
   decommissionAsset: DISCOVERY,
   reactivateAsset: DISCOVERY,
   listRelationships: 'SIGNED_IN',

@@ -66,8 +66,8 @@ describe('the SNMP mapping of a switch', () => {
     ]);
   });
 
-  it('passes the complete scopes through as given', () => {
-    expect([...observation.complete]).toEqual(['interfaces']);
+  it('passes the complete scopes through as given, with the facts of the system group always complete', () => {
+    expect([...observation.complete].sort()).toEqual(['facts', 'interfaces']);
   });
 
   it('falls back to ifDescr for the name and to ifSpeed for the speed when ifXTable is missing', () => {

@@ -301,6 +301,57 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     expect((await scan('h2 by SNMP', [h2], { methods: ['SNMP'] })).status).toBe('COMPLETED');
   });
 
+  it('keeps what SNMP did not report when sshd is down, what only SNMP reports when its community is wrong, and moves nothing but seen-times when both are back', async () => {
+    const target = (await api.post('/api/v1/discovery/targets', { name: 'h1 by SSH and SNMP', addresses: [h1], methods: ['SWEEP', 'SSH', 'SNMP'] })).body.data.id;
+    const scanBoth = async () => {
+      const queued = await api.post(`/api/v1/discovery/targets/${target}/scan`);
+      for (let i = 0; i < 600; i++) {
+        const run = (await api.get(`/api/v1/discovery/runs/${queued.body.data.id}`)).body.data;
+        if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error('the run did not finish');
+    };
+    // The facts of the host as the API shows them (openPorts is the sweep's, and follows sshd).
+    const facts = async () => {
+      const a = await assetAt(h1);
+      const { openPorts: _p, ...custom } = JSON.parse(a.customAttributes as string);
+      return {
+        id: a.id, displayName: a.displayName, assetType: a.assetType, virtual: a.virtual, hostname: a.hostname, fqdn: a.fqdn, vendor: a.vendor, model: a.model,
+        serialNumber: a.serialNumber, macAddresses: [...(a.macAddresses as string[])].sort(), ipAddresses: [...(a.ipAddresses as string[])].sort(), custom, updatedAt: a.updatedAt,
+      };
+    };
+    expect((await scanBoth()).status).toBe('COMPLETED');
+    const both = await facts();
+    // Both methods told something of their own: the OS from SSH, the system group from SNMP.
+    expect(both.custom).toMatchObject({ osName: expect.any(String), kernel: expect.any(String), sysDescr: expect.any(String), sysObjectId: expect.any(String) });
+    const provenance = (await api.get(`/api/v1/assets/${both.id}/provenance`)).body.data;
+    const winner = (field: string) => provenance.fields.find((f: { field: string }) => f.field === field);
+    expect(winner('custom.osName')).toMatchObject({ source: 'ssh' });
+    expect(winner('custom.sysDescr')).toMatchObject({ source: 'snmp' });
+    // SSH and SNMP both name the host: SSH's word wins, SNMP's is kept as evidence.
+    expect(winner('hostname')).toMatchObject({ source: 'ssh', value: 'h1', candidates: expect.arrayContaining([expect.objectContaining({ source: 'snmp' })]) });
+
+    await network.hosts.h1.stopSshd();
+    try {
+      const run = await scanBoth();
+      expect(run.errors.map((e: { code: string }) => e.code)).toEqual(['CONNECTION_REFUSED']);
+      expect(await facts()).toEqual(both);
+    } finally {
+      await network.hosts.h1.startSshd();
+    }
+    await api.put(`/api/v1/credentials/${snmpCredentialId}`, { secrets: { community: 'not-the-community' } });
+    try {
+      const run = await scanBoth();
+      expect(run.errors.map((e: { code: string }) => e.code)).toEqual(['SNMP_NO_ANSWER']);
+      expect(await facts()).toEqual(both);
+    } finally {
+      await api.put(`/api/v1/credentials/${snmpCredentialId}`, { secrets: { community: SNMP_COMMUNITY } });
+    }
+    expect((await scanBoth()).status).toBe('COMPLETED');
+    expect(await facts()).toEqual(both);
+  });
+
   describe('the SSH connector on its own', () => {
     const credential = (kind: 'SSH_PASSWORD' | 'SSH_KEY', secrets: Record<string, string>, username = SCAN_USER) =>
       ({ id: `${kind}-test`, name: kind, kind, settings: { username }, secrets }) as unknown as RevealedCredential;
@@ -314,7 +365,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
       expect(result.errors).toEqual([]);
       expect(result.credentialId).toBe('SSH_KEY-test');
       expect(result.observation).toMatchObject({ hostname: 'h1', method: 'SSH' });
-      expect([...(result.observation?.complete ?? [])].sort()).toEqual(['connections', 'interfaces', 'neighbors', 'processes', 'services', 'software']);
+      expect([...(result.observation?.complete ?? [])].sort()).toEqual(['connections', 'facts', 'interfaces', 'neighbors', 'processes', 'services', 'software']);
     });
 
     it('starts no command after the per-host deadline, and then nothing is complete', async () => {

@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
+import type { ProvenanceService } from '../import/provenance-service.js';
 import type { RelationshipGraphRepository } from '../relationships/relationship-graph-repository.js';
 import { RELATIONSHIP_PAGE } from '../relationships/relationship-router.js';
 import type { AssetSortField } from './asset-graph-repository.js';
@@ -12,7 +13,7 @@ import type { AssetService } from './asset-service.js';
 type Query = Record<string, unknown>;
 const list = (q: Query, key: string) => q[key] as string[] | undefined;
 
-export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipGraphRepository): Router {
+export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipGraphRepository, provenance: ProvenanceService): Router {
   const router = Router();
 
   router.get('/api/v1/assets', async (req, res) => {
@@ -33,6 +34,12 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
 
   router.get('/api/v1/assets/:assetId', async (req, res) => {
     res.json({ data: await assets.get(req.params.assetId as string) });
+  });
+
+  router.get('/api/v1/assets/:assetId/provenance', async (req, res) => {
+    const assetId = req.params.assetId as string;
+    await assets.require(assetId);
+    res.json({ data: { assetId, fields: await provenance.of(assetId) } });
   });
 
   router.get('/api/v1/assets/:assetId/relationships', async (req, res) => {

@@ -39,7 +39,8 @@ export interface ObservedApplication {
   listenPorts: number[];
 }
 
-export const OBSERVED_SCOPES = ['software', 'processes', 'services', 'interfaces', 'neighbors', 'connections', 'fdb'] as const;
+// facts: the host's own facts (type, names, hardware, OS and other attributes) were read.
+export const OBSERVED_SCOPES = ['facts', 'software', 'processes', 'services', 'interfaces', 'neighbors', 'connections', 'fdb'] as const;
 export type ObservedScope = (typeof OBSERVED_SCOPES)[number];
 
 export interface HostObservation {

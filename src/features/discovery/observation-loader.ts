@@ -4,6 +4,7 @@
 // observations no longer show, and each targeted asset's scan outcome.
 import os from 'node:os';
 import { categoryOf } from '../assets/asset-taxonomy.js';
+import { CUSTOM_PREFIX, factValues, type FactSet } from '../import/asset-facts.js';
 import type { BundleAsset, BundleRelationship, ImportBundle, ImportService } from '../import/import-service.js';
 import type { IdentityStore } from '../import/identity-store.js';
 import type { LoadGraphRepository, RelationshipWrite } from '../import/load-graph-repository.js';
@@ -86,7 +87,7 @@ export class ObservationLoader {
     const known = await this.identities.lookup(swept.map((r) => ({ rule: 'IP_ADDRESS' as const, value: r.address })));
     const endpoints = swept.filter((r) => r.responding && !known.has(`IP_ADDRESS:${r.address}`));
     const bundle = this.bundle([...hosts.values()], endpoints, results, observedAt);
-    const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle) : { assets: [], created: 0 };
+    const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle, { factSets: this.factSets(bundle, results, endpoints) }) : { assets: [], created: 0 };
     const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(imported.assets.map((a) => [a.key, a]));
 
     const touched = swept.filter((r) => r.responding).flatMap((r) => known.get(`IP_ADDRESS:${r.address}`)?.assetId ?? []);
@@ -119,7 +120,7 @@ export class ObservationLoader {
     const openPorts = new Map(results.map((r) => [r.address, r.openPorts]));
     const assets: BundleAsset[] = [];
     const relationships: BundleRelationship[] = [];
-    const bundle: Required<Omit<ImportBundle, 'observedAt'>> & { observedAt: string } = {
+    const bundle: Required<Omit<ImportBundle, 'observedAt' | 'owns'>> & { observedAt: string } = {
       source: DISCOVERY_SOURCE, observedAt, assets, relationships, software: [], services: [], processes: [], interfaces: [], neighbors: [], fdb: [],
     };
     for (const h of hosts) {
@@ -176,6 +177,31 @@ export class ObservationLoader {
       });
     }
     return bundle;
+  }
+
+  /**
+   * What each method reported of each asset, as facts of its own (ssh, snmp, sweep): a method
+   * that did not get in, or did not read a host's facts or its interfaces, reports none of them,
+   * and what it said before stays. Applications are SSH's; an endpoint is the sweep's.
+   */
+  private factSets(bundle: ImportBundle, results: AddressResult[], endpoints: AddressResult[]): Map<string, FactSet[]> {
+    const sets = new Map<string, FactSet[]>();
+    const endpointAddresses = new Set(endpoints.map((r) => r.address));
+    for (const r of results) {
+      const perMethod: FactSet[] = r.observations.map((o) => ({
+        source: o.method.toLowerCase(),
+        values: {
+          ...(o.complete.has('facts') ? factValues({ assetType: o.assetType, hostname: o.hostname, fqdn: o.fqdn, vendor: o.vendor, model: o.model, serialNumber: o.serialNumber, customAttributes: o.attributes }) : {}),
+          ...(o.complete.has('interfaces') ? { macAddresses: o.macAddresses, ipAddresses: o.ipAddresses } : {}),
+        },
+      }));
+      const endpoint = endpointAddresses.has(r.address) ? bundle.assets.find((a) => a.key === r.address) : undefined;
+      const swept = endpoint ? factValues(endpoint) : r.openPorts.length ? { [`${CUSTOM_PREFIX}openPorts`]: r.openPorts.join(',') } : {};
+      const all = Object.keys(swept).length ? [...perMethod, { source: 'sweep', values: swept }] : perMethod;
+      if (all.length) sets.set(r.address, all);
+    }
+    for (const asset of bundle.assets) if (asset.assetType === 'SOFTWARE') sets.set(asset.key, [{ source: 'ssh', values: factValues(asset) }]);
+    return sets;
   }
 
   /**

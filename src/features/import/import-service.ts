@@ -6,7 +6,9 @@ import { BadRequestError, type FieldError } from '../../platform/errors.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { CATEGORIES, categoryOf, GRAPH_TYPES, parentRule, RELATIONSHIP_TYPES, type AssetType, type Category, type RelationshipType } from '../assets/asset-taxonomy.js';
 import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier, type MatchRule } from './asset-identity.js';
-import type { AssetName, AssetNameStore } from './asset-name-store.js';
+import { FACT_FIELDS, factValues, importSource, resolve, resolvedType, type FactSet, type ResolvedAsset } from './asset-facts.js';
+import type { AssetNameStore } from './asset-name-store.js';
+import type { FactStore, FactWrite } from './fact-store.js';
 import type { IdentifierRow, IdentityStore } from './identity-store.js';
 import type { SubRecordBundle, SubRecordCounts, SubRecordLoader } from '../subrecords/sub-record-loader.js';
 import type { AssetWrite, LoadGraphRepository } from './load-graph-repository.js';
@@ -35,6 +37,8 @@ export interface BundleRelationship {
 
 export interface ImportBundle extends SubRecordBundle {
   source: string;
+  /** Fields (or custom.<key>) whose value this source owns: they outrank discovery's. */
+  owns?: string[];
   observedAt?: string;
   assets: BundleAsset[];
   relationships?: BundleRelationship[];
@@ -124,46 +128,54 @@ function levels(bundle: ImportBundle, parents: Map<string, string>): BundleAsset
   return out.filter(Boolean);
 }
 
-function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+/** An observed value as facts keep it: MACs and addresses normalised, an FQDN in lower case, a serial trimmed. */
+function normalisedValue(field: string, value: unknown): unknown {
+  if (field === 'macAddresses' && Array.isArray(value)) return value.map((m: string) => normaliseMac(m) ?? m.toLowerCase());
+  if (field === 'ipAddresses' && Array.isArray(value)) return value.map((ip: string) => normaliseIp(ip) ?? ip);
+  if (field === 'fqdn' && typeof value === 'string') return value.toLowerCase();
+  if (field === 'serialNumber' && typeof value === 'string') return value.trim();
+  return value;
 }
 
-function toWrite(asset: BundleAsset, id: string): AssetWrite {
-  const category = categoryOf(asset.assetType);
-  const custom = asset.customAttributes;
+/** The graph write of an asset from the values its facts resolve to; the bundle's entry stands in where no fact says. */
+function toWrite(asset: BundleAsset, id: string, resolved: ResolvedAsset): AssetWrite {
+  const type = resolvedType(resolved);
+  const props: Record<string, unknown> = {};
+  for (const field of FACT_FIELDS) if (field !== 'assetType' && resolved.fields[field] !== undefined) props[field] = resolved.fields[field];
+  props.displayName = resolved.fields.displayName ?? resolved.fields.hostname ?? resolved.fields.fqdn ?? asset.displayName ?? asset.hostname ?? asset.fqdn ?? asset.key;
+  props.customAttributes = JSON.stringify(resolved.customAttributes);
+  props.customAttributeKeys = Object.keys(resolved.customAttributes).sort();
+  const kindOf = (t: AssetType) => ({ category: categoryOf(t), nodeLabel: CATEGORIES[categoryOf(t)].nodeLabel as string });
   return {
     id,
-    nodeLabel: CATEGORIES[category].nodeLabel as string,
-    props: definedOnly({
-      assetType: asset.assetType,
-      assetCategory: category,
-      displayName: asset.displayName ?? asset.hostname ?? asset.fqdn ?? asset.key,
-      hostname: asset.hostname,
-      fqdn: asset.fqdn?.toLowerCase(),
-      site: asset.site,
-      environment: asset.environment,
-      vendor: asset.vendor,
-      model: asset.model,
-      serialNumber: asset.serialNumber?.trim(),
-      macAddresses: asset.macAddresses?.map((m) => normaliseMac(m) ?? m.toLowerCase()),
-      ipAddresses: asset.ipAddresses?.map((ip) => normaliseIp(ip) ?? ip),
-      customAttributes: custom ? JSON.stringify(custom) : undefined,
-      customAttributeKeys: custom ? Object.keys(custom).sort() : undefined,
-    }),
+    type: type ?? null,
+    ...(type ? kindOf(type) : { category: null, nodeLabel: null }),
+    fallbackType: asset.assetType,
+    fallbackCategory: kindOf(asset.assetType).category,
+    fallbackLabel: kindOf(asset.assetType).nodeLabel,
+    fallbackName: props.displayName as string,
+    props,
   };
 }
 
 export class ImportService {
   constructor(
     private readonly identities: IdentityStore,
+    private readonly facts: FactStore,
     private readonly names: AssetNameStore,
     private readonly load: LoadGraphRepository,
     private readonly subRecords: SubRecordLoader,
     private readonly audit: AuditLog,
   ) {}
 
-  async import(actor: Actor, bundle: ImportBundle): Promise<ImportResult> {
+  /**
+   * Loads a bundle. Each asset's facts are those of its entry, as the bundle's source reported
+   * them, unless `factSets` gives them by key (discovery: one set per method that observed it).
+   */
+  async import(actor: Actor, bundle: ImportBundle, { factSets }: { factSets?: Map<string, FactSet[]> } = {}): Promise<ImportResult> {
     validateBundle(bundle);
+    const owned = new Set(bundle.owns ?? []);
+    const factsOf = (asset: BundleAsset): FactSet[] => factSets?.get(asset.key) ?? [{ source: importSource(bundle.source), values: factValues(asset) }];
     const observedAt = bundle.observedAt ?? new Date().toISOString();
     const parents = parentKeys(bundle);
     const ids = new Map<string, string>();
@@ -189,9 +201,9 @@ export class ImportService {
           return { asset, identifiers: identifiersOf(asset, parentKey ? ids.get(parentKey) : undefined) };
         });
         const known = await this.identities.lookup(withIds.flatMap((x) => x.identifiers));
-        const writes: AssetWrite[] = [];
+        const batchIds: string[] = [];
         const identifierRows: IdentifierRow[] = [];
-        const names: AssetName[] = [];
+        const factWrites: FactWrite[] = [];
         for (const { asset, identifiers } of withIds) {
           const category: Category = categoryOf(asset.assetType);
           const match = resolveIdentity(identifiers, category, (key) => local.get(key) ?? known.get(key));
@@ -201,13 +213,18 @@ export class ImportService {
             local.set(identifierKey(identifier), { assetId: id, category });
             identifierRows.push({ ...identifier, assetId: id, category });
           }
-          const write = toWrite(asset, id);
-          writes.push(write);
-          names.push({ assetId: id, displayName: write.props.displayName as string, hostname: (write.props.hostname as string | undefined) ?? null });
+          batchIds.push(id);
+          for (const set of factsOf(asset)) {
+            for (const [field, value] of Object.entries(set.values)) {
+              factWrites.push({ assetId: id, field, source: set.source, value: normalisedValue(field, value), owned: set.source === importSource(bundle.source) && owned.has(field) });
+            }
+          }
           results.push({ key: asset.key, id, created: !match, matchedBy: match?.matchedBy ?? null });
         }
-        // Identity and names first: a crash before the graph write is repaired by importing again.
-        await Promise.all([this.identities.upsert(identifierRows), this.names.upsert(names)]);
+        // Identity, facts and names first: a crash before the graph write is repaired by importing again.
+        const [, facts] = await Promise.all([this.identities.upsert(identifierRows), this.facts.record(factWrites, batchIds, new Date(observedAt))]);
+        const writes = withIds.map(({ asset }, i) => toWrite(asset, batchIds[i] as string, resolve(facts.get(batchIds[i] as string) ?? [])));
+        await this.names.upsert(writes.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null })));
         await afterGraphWrite(() => this.load.mergeAssets(writes, bundle.source, observedAt));
       }
       // A child's edges to its parent are written once every level is in the graph; the next level only needs ids.

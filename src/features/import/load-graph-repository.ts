@@ -3,9 +3,16 @@
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { RelationshipType } from '../assets/asset-taxonomy.js';
 
+/** An asset's graph write: the type its facts resolve to (null: keep the asset's own, or take the fallback for a new one), and its other values. */
 export interface AssetWrite {
   id: string;
-  nodeLabel: string;
+  type: string | null;
+  category: string | null;
+  nodeLabel: string | null;
+  fallbackType: string;
+  fallbackCategory: string;
+  fallbackLabel: string;
+  fallbackName: string;
   props: Record<string, unknown>;
 }
 

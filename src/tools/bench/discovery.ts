@@ -113,9 +113,12 @@ async function rawWrites(container: Container, observation: HostObservation, hos
   const now = new Date();
   const observedAt = now.toISOString();
   const start = process.hrtime.bigint();
+  const write = (id: string, type: string, category: string, nodeLabel: string, props: Record<string, unknown>) => ({
+    id, type, category, nodeLabel, fallbackType: type, fallbackCategory: category, fallbackLabel: nodeLabel, fallbackName: props.displayName as string, props,
+  });
   await graph.mergeAssets([
-    { id: hostId, nodeLabel: 'Host', props: { assetType: 'SERVER', assetCategory: 'HOST', displayName: 'bench-busy', hostname: 'bench-busy', customAttributes: JSON.stringify(observation.attributes) } },
-    ...appIds.map((id, i) => ({ id, nodeLabel: 'Software', props: { assetType: 'SOFTWARE', assetCategory: 'SOFTWARE', displayName: observation.applications[i]?.name ?? 'app' } })),
+    write(hostId, 'SERVER', 'HOST', 'Host', { displayName: 'bench-busy', hostname: 'bench-busy', customAttributes: JSON.stringify(observation.attributes) }),
+    ...appIds.map((id, i) => write(id, 'SOFTWARE', 'SOFTWARE', 'Software', { displayName: observation.applications[i]?.name ?? 'app' })),
   ], 'discovery', observedAt);
   await graph.mergeRelationships(appIds.map((id) => ({ type: 'RUNS_ON' as const, source: id, target: hostId })), 'discovery', observedAt);
   await Promise.all([

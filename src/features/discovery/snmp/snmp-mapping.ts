@@ -226,7 +226,8 @@ export function toObservation(address: string, varbinds: Varbinds, complete: Set
     interfaces,
     neighbors: neighborsOf(varbinds, interfaces),
     fdb: fdbOf(varbinds, interfaces),
-    complete,
+    // The system group is read first, or the agent counts as not answering: its facts are always there.
+    complete: new Set([...complete, 'facts']),
   };
 }
 

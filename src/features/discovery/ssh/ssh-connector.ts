@@ -193,6 +193,7 @@ function normalise(address: string, outputs: Map<LinuxCommand, string | undefine
   const complete = (scope: ObservedScope, ...commands: LinuxCommand[]) => {
     if (commands.every((c) => outputs.get(c) !== undefined)) observation.complete.add(scope);
   };
+  complete('facts', 'facts');
   const packages = parsePackages(outputs.get('packages') ?? '');
   observation.software = packages ?? [];
   if (packages) complete('software', 'packages');
