@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { Container } from './container.js';
 import { alertRouter } from './features/alerts/alert-router.js';
 import { assetRouter } from './features/assets/asset-router.js';
+import { changeRouter } from './features/changes/change-router.js';
 import { runRouter } from './features/discovery/run-router.js';
 import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
@@ -60,6 +61,7 @@ export function buildApp(container: Container): Express {
   base.use(credentialRouter(container.credentials));
   base.use(assetRouter(container.assetReadModel, container.assets, container.relationships, container.provenance));
   base.use(relationshipRouter(container.relationships));
+  base.use(changeRouter(container.changes));
   base.use(topologyRouter(container.topology));
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));

@@ -31,6 +31,8 @@ import { LoadGraphRepository } from './features/import/load-graph-repository.js'
 import { RelationshipGraphRepository } from './features/relationships/relationship-graph-repository.js';
 import { SubRecordLoader } from './features/subrecords/sub-record-loader.js';
 import { SubRecordStore } from './features/subrecords/sub-record-store.js';
+import { ChangeFeedService } from './features/changes/change-feed-service.js';
+import { ChangeGraphRepository } from './features/changes/change-graph-repository.js';
 import { AgingSweep } from './features/maintenance/aging-sweep.js';
 import { MaintenanceJobs } from './features/maintenance/maintenance-jobs.js';
 import { RetentionSweep } from './features/maintenance/retention-sweep.js';
@@ -126,6 +128,7 @@ export interface Container extends AccessServices {
   schema: SchemaService;
   importer: ImportService;
   provenance: ProvenanceService;
+  changes: ChangeFeedService;
   maintenance: MaintenanceJobs;
   exports: ExportService;
   targets: TargetService;
@@ -202,6 +205,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const access = createAccessServices(db, config, logger);
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
+  const changeGraph = new ChangeGraphRepository(graph);
   const identities = new IdentityStore(db);
   const assetNames = new AssetNameStore(db);
   const loadGraph = new LoadGraphRepository(graph);
@@ -231,6 +235,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     schema: new SchemaService(assetGraph),
     importer,
     provenance: new ProvenanceService(facts),
+    changes: new ChangeFeedService(changeGraph, assetReadModel),
     exports: new ExportService(assetGraph, new SubRecordExportStore(copyPool)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
@@ -259,7 +264,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     alerts,
     followUp,
     maintenance: new MaintenanceJobs(
-      new RetentionSweep(db, graph, assetNames, config.retentionSubAssetDays),
+      new RetentionSweep(db, graph, assetNames, changeGraph, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),
       logger,
     ),

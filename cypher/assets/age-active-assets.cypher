@@ -1,6 +1,11 @@
-// Aging, first step: ACTIVE assets not seen since the cutoff become STALE (a batch at a time).
+// Aging, first step: ACTIVE assets not seen since the cutoff become STALE (a batch at a time), each
+// a change of the feed.
+{{> changes/_next-seq}}
 MATCH (a:Asset)
 WHERE a.status = 'ACTIVE' AND a.lastSeenAt < datetime($cutoff)
-WITH a LIMIT $batch
-SET a.status = 'STALE', a.staleSince = datetime($now)
+WITH txSeq, a LIMIT $batch
+WITH txSeq, collect(a) AS aged
+UNWIND range(0, size(aged) - 1) AS i
+WITH txSeq, i, aged[i] AS a
+SET a.status = 'STALE', a.staleSince = datetime($now), a.updatedAt = datetime(), a.changeKind = 'STALE', a.changeSeq = txSeq * 1000000 + i
 RETURN count(a) AS moved

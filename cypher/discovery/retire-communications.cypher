@@ -1,10 +1,15 @@
 // Retire step: the COMMUNICATES_WITH edges of hosts whose connections a run read in full that the
-// run did not see again. Only this source's claim goes; an edge another source reports stays.
+// run did not see again. Only this source's claim goes; an edge no source reports any more is
+// retired: inactive, with retiredAt, left for the change feed (GET /changes) until the retention
+// sweep purges it, and left out of every list.
+{{> changes/_next-seq}}
 UNWIND $ids AS id
 MATCH (:Asset {id: id})-[r:COMMUNICATES_WITH]-()
-WHERE $source IN r.sources AND r.lastSeenAt < datetime($observedAt)
-WITH DISTINCT r
+WHERE $source IN r.sources AND r.lastSeenAt < datetime($observedAt) AND r.retiredAt IS NULL
+WITH txSeq, collect(DISTINCT r) AS edges
+UNWIND range(0, size(edges) - 1) AS i
+WITH txSeq, i, edges[i] AS r
 SET r.sources = [s IN r.sources WHERE s <> $source]
-WITH r WHERE size(r.sources) = 0
-DELETE r
+WITH txSeq, i, r WHERE size(r.sources) = 0
+SET r.active = false, r.retiredAt = datetime(), r.updatedAt = datetime(), r.changeKind = 'RETIRED', r.changeSeq = txSeq * 1000000 + i
 RETURN count(*) AS retired

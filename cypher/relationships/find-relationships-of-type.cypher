@@ -4,7 +4,8 @@
 MATCH (s:Asset)-[r:{{type}}]->(t:Asset)
 WHERE {{filters}}
 RETURN [r.id, type(r), r.active, toString(r.firstSeenAt), toString(r.lastSeenAt), r.sources,
-        s.id, s.displayName, s.assetType, s.assetCategory, t.id, t.displayName, t.assetType, t.assetCategory] AS row
+        s.id, s.displayName, s.assetType, s.assetCategory, t.id, t.displayName, t.assetType, t.assetCategory,
+        toString(r.updatedAt), toString(r.retiredAt)] AS row
 ORDER BY r.id {{dir}}
 SKIP $skip
 LIMIT $limit

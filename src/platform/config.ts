@@ -327,6 +327,12 @@ export const SETTINGS = {
     'Days after which software packages and services that were not observed again are removed.',
     { default: 30 },
   ),
+  retentionRetiredDays: setting(
+    'service.retention.retired-days',
+    int(1, 3650),
+    'Days a retired relationship is kept for the change feed (GET /changes) before the retention sweep purges it; a feed reader further behind must resync.',
+    { default: 30 },
+  ),
   retentionCron: setting(
     'service.retention.cron',
     cronExpression,

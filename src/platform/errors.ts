@@ -57,6 +57,12 @@ export class ConflictError extends AppError {
   readonly title = 'Conflict';
 }
 
+/** What was asked for existed once and is gone for good (a change feed position that was purged). */
+export class GoneError extends AppError {
+  readonly status = 410;
+  readonly title = 'Gone';
+}
+
 export class PayloadTooLargeError extends AppError {
   readonly status = 413;
   readonly title = 'Payload Too Large';

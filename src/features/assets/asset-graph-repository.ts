@@ -23,6 +23,8 @@ export interface AssetFilter {
   environments?: string[];
   /** Free text, matched as a substring of display name, host name and FQDN. */
   q?: string;
+  /** Only assets whose facts or status changed after this time (ISO 8601). */
+  updatedAfter?: string;
 }
 
 // Filtered totals kept for reuse while the graph is unchanged.
@@ -30,7 +32,7 @@ const COUNT_CACHE_ENTRIES = 500;
 // Rows per batch of a streamed read (the export's batches of spec 4.7).
 const STREAM_BATCH = 500;
 
-export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt'] as const;
+export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt', 'updatedAt'] as const;
 export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
 export type AssetSort = { field: AssetSortField; direction: 'asc' | 'desc' };
 
@@ -40,7 +42,7 @@ export type AssetSort = { field: AssetSortField; direction: 'asc' | 'desc' };
  * as datetimes. Pages sorted on the others (which may be null) are read by offset.
  */
 const KEYSET_FIELDS: Partial<Record<AssetSortField, 'string' | 'datetime'>> = {
-  displayName: 'string', assetType: 'string', assetCategory: 'string', status: 'string', firstSeenAt: 'datetime', lastSeenAt: 'datetime',
+  displayName: 'string', assetType: 'string', assetCategory: 'string', status: 'string', firstSeenAt: 'datetime', lastSeenAt: 'datetime', updatedAt: 'datetime',
 };
 
 export interface AssetWithParent {
@@ -73,6 +75,7 @@ const PREDICATES = {
   sites: 'a.site IN $sites',
   environments: 'a.environment IN $environments',
   q: 'a.searchText CONTAINS $q',
+  updatedAfter: 'a.updatedAt > datetime($updatedAfter)',
 };
 
 function whereOf(filter: AssetFilter): { filters: string; params: Record<string, unknown> } {

@@ -37,7 +37,7 @@ function customAttributesOf(row: SynthesizedRow): Record<string, unknown> {
   return rest;
 }
 
-const TIMESTAMPS = ['lastScanAt', 'staleSince', 'firstSeenAt', 'lastSeenAt', 'decommissionedAt'] as const;
+const TIMESTAMPS = ['lastScanAt', 'staleSince', 'firstSeenAt', 'lastSeenAt', 'decommissionedAt', 'updatedAt'] as const;
 
 export function toAssetRow(node: AssetNode): AssetRow {
   const type = node.assetType;
@@ -70,6 +70,7 @@ export function toAssetRow(node: AssetNode): AssetRow {
     decommissionedAt: iso.decommissionedAt,
     firstSeenAt: iso.firstSeenAt,
     lastSeenAt: iso.lastSeenAt,
+    updatedAt: iso.updatedAt,
     sources: node.sources ?? [],
   };
 }
@@ -165,6 +166,9 @@ export class AssetReadModel {
         (!filter.statuses?.length || filter.statuses.includes('ACTIVE')),
     );
     const graphFilter = { ...filter, types: graphTypes };
+    if (synthTypes.length && filter.updatedAfter !== undefined) {
+      throw new BadRequestError('updatedAfter applies to graph assets only: synthesized rows keep no change times.', [{ path: 'query.updatedAfter', message: 'not accepted with synthesized types' }]);
+    }
     if (synthTypes.length === 0) return this.graphPage(requested && !graphTypes?.length ? undefined : graphFilter, sort, request);
     if (request.cursor) throw new BadRequestError('This listing pages by page number only.', [{ path: 'query.cursor', message: 'not accepted with synthesized types' }]);
 

@@ -1,10 +1,11 @@
 // The retention sweep (spec 8): packages and services not observed for
 // service.retention.sub-asset-days are removed, and so are the sub-records of assets that no
-// longer exist in the graph; the copy of asset names in PostgreSQL is reconciled with the graph
+// longer exist in the graph; retired relationships go after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with the graph
 // (an installation upgraded from before the copy existed gets it at its first start). Deletes run
 // in bounded batches.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
+import type { ChangeGraphRepository } from '../changes/change-graph-repository.js';
 import type { AssetName, AssetNameStore } from '../import/asset-name-store.js';
 
 export interface RetentionSummary {
@@ -12,6 +13,7 @@ export interface RetentionSummary {
   servicesRemoved: number;
   orphanRowsRemoved: number;
   assetNamesRemoved: number;
+  retiredRelationshipsPurged: number;
 }
 
 const BATCH = 10_000;
@@ -26,18 +28,20 @@ export class RetentionSweep {
     private readonly db: Database,
     private readonly graph: NeoGraph,
     private readonly names: AssetNameStore,
-    private readonly days: number,
+    private readonly changes: ChangeGraphRepository,
+    private readonly days: { subAssetDays: number; retiredDays: number },
   ) {
     graph.catalog.require('assets/find-existing-asset-ids', 'assets/find-asset-names-after');
   }
 
   async run(now = new Date()): Promise<RetentionSummary> {
-    const cutoff = new Date(now.getTime() - this.days * 86_400_000);
+    const cutoff = new Date(now.getTime() - this.days.subAssetDays * 86_400_000);
     return {
       packagesRemoved: await this.deleteOlder('software_packages', cutoff),
       servicesRemoved: await this.deleteOlder('discovered_services', cutoff),
       orphanRowsRemoved: await this.deleteOrphans(),
       assetNamesRemoved: await this.reconcileNames(now),
+      retiredRelationshipsPurged: await this.changes.purgeRetired(new Date(now.getTime() - this.days.retiredDays * 86_400_000).toISOString(), BATCH),
     };
   }
 

@@ -16,6 +16,8 @@ export interface RelationshipFilter {
   sourceCategories?: string[];
   targetCategories?: string[];
   activeOnly: boolean;
+  /** Only edges changed after this time (ISO 8601); retired edges are then listed too, so that a poller learns of them. */
+  updatedAfter?: string;
 }
 
 export interface RelationshipRow {
@@ -33,26 +35,37 @@ export interface RelationshipRow {
   firstSeenAt: string | null;
   lastSeenAt: string | null;
   sources: string[];
+  updatedAt: string | null;
+  /** When no source reported the edge any more: it is gone (listed only to pollers of updatedAfter). */
+  retiredAt: string | null;
 }
 
-type RawRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string];
+type RawRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string, string | null, string | null];
 
 const iso = (text: string | null) => (text ? new Date(text).toISOString() : null);
 
-function toRow(raw: RawRow): RelationshipRow {
-  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory] = raw;
+export function toRelationshipRow(raw: RawRow): RelationshipRow {
+  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory, updatedAt, retiredAt] = raw;
   return {
     id, relationshipType: type, active: active === true,
     sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
     targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
-    firstSeenAt: iso(firstSeenAt), lastSeenAt: iso(lastSeenAt), sources: sources ?? [],
+    firstSeenAt: iso(firstSeenAt), lastSeenAt: iso(lastSeenAt), sources: sources ?? [], updatedAt: iso(updatedAt), retiredAt: iso(retiredAt),
   };
 }
 
 const PREDICATES = {
   sourceCategories: 's.assetCategory IN $sourceCategories',
   targetCategories: 't.assetCategory IN $targetCategories',
+  updatedAfter: 'r.updatedAt > datetime($updatedAfter)',
 };
+
+/** The filter as Cypher: retired edges are out unless a poller asks what changed since a time. */
+function whereOf(filter: RelationshipFilter): { filters: string; params: Record<string, unknown> } {
+  const always = ['r.id IS NOT NULL', filter.activeOnly ? 'r.active' : 'true'];
+  if (filter.updatedAfter === undefined) always.push('r.retiredAt IS NULL');
+  return conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories, updatedAfter: filter.updatedAfter }, always);
+}
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
@@ -79,14 +92,16 @@ export class RelationshipGraphRepository {
   /** The number of rows of each type that pass the filter. */
   async countsByType(filter: RelationshipFilter): Promise<Map<RelationshipType, number>> {
     const types = this.typesOf(filter);
-    if (!filter.sourceCategories?.length && !filter.targetCategories?.length) {
+    if (!filter.sourceCategories?.length && !filter.targetCategories?.length && filter.updatedAfter === undefined) {
+      // Inactive edges (retired ones among them) or retired ones only, each found on its type's index.
+      const left = (t: string) => (filter.activeOnly ? `COUNT { MATCH ()-[r:${t}]->() WHERE r.active = false }` : `COUNT { MATCH ()-[r:${t}]->() WHERE r.retiredAt IS NOT NULL }`);
       const [row] = await this.graph.read<{ totals: number[]; inactive: number[] }>('relationships/count-relationships-by-type', {}, {
         totals: `[${types.map((t) => `COUNT { MATCH ()-[:${t}]->() }`).join(', ')}]`,
-        inactive: `[${types.map((t) => `COUNT { MATCH ()-[r:${t}]->() WHERE r.active = false }`).join(', ')}]`,
+        inactive: `[${types.map(left).join(', ')}]`,
       });
-      return new Map(types.map((t, i) => [t, (row?.totals[i] ?? 0) - (filter.activeOnly ? (row?.inactive[i] ?? 0) : 0)]));
+      return new Map(types.map((t, i) => [t, (row?.totals[i] ?? 0) - (row?.inactive[i] ?? 0)]));
     }
-    const { filters, params } = conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories }, [filter.activeOnly ? 'r.active' : 'true']);
+    const { filters, params } = whereOf(filter);
     const counts = await Promise.all(types.map((type) =>
       this.counts.get(JSON.stringify([type, filter]), async () => {
         const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('relationships/count-relationships-of-type', params, { type, filters });
@@ -110,7 +125,7 @@ export class RelationshipGraphRepository {
     }
     if (backwards) types = [...types].reverse();
     // r.id IS NOT NULL lets the planner read the order from the type's id index when nothing seeks.
-    const { filters, params } = conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories }, ['r.id IS NOT NULL', filter.activeOnly ? 'r.active' : 'true']);
+    const { filters, params } = whereOf(filter);
     const rows: RelationshipRow[] = [];
     for (const [i, type] of types.entries()) {
       const count = counts.get(type) ?? 0;
@@ -124,7 +139,7 @@ export class RelationshipGraphRepository {
         { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
         { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC' },
       );
-      rows.push(...raw.map((r) => toRow(r.row)));
+      rows.push(...raw.map((r) => toRelationshipRow(r.row)));
       skip = 0;
       if (rows.length >= window.limit) break;
     }
@@ -133,11 +148,11 @@ export class RelationshipGraphRepository {
 
   /** A page of the relationships of one asset, by offset, and their total. */
   async ofAsset(assetId: string, filter: { types?: string[]; activeOnly: boolean }, skip: number, limit: number): Promise<{ rows: RelationshipRow[]; total: number }> {
-    const { filters, params } = conjunction({ types: 'type(r) IN $types' }, { types: filter.types }, [filter.activeOnly ? 'r.active' : 'true']);
+    const { filters, params } = conjunction({ types: 'type(r) IN $types' }, { types: filter.types }, [filter.activeOnly ? 'r.active' : 'true', 'r.retiredAt IS NULL']);
     const [raw, [count]] = await Promise.all([
       this.graph.read<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(skip), limit: int(limit) }, { filters }),
       this.graph.read<{ total: number }>('relationships/count-asset-relationships', { ...params, assetId }, { filters }),
     ]);
-    return { rows: raw.map((r) => toRow(r.row)), total: count?.total ?? 0 };
+    return { rows: raw.map((r) => toRelationshipRow(r.row)), total: count?.total ?? 0 };
   }
 }

@@ -15,6 +15,7 @@ export function relationshipRouter(relationships: RelationshipGraphRepository): 
       sourceCategories: req.query.sourceCategory as string[] | undefined,
       targetCategories: req.query.targetCategory as string[] | undefined,
       activeOnly: (req.query.activeOnly as unknown) !== false,
+      updatedAfter: req.query.updatedAfter as string | undefined,
     };
     // The counts by type give the total, size the last page and place an offset.
     const counts = await relationships.countsByType(filter);
