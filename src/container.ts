@@ -265,7 +265,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     followUp,
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, assetNames, changeGraph, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
-      new AgingSweep(graph, config.agingStaleAfterDays, config.agingInactiveAfterDays),
+      new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),
       logger,
     ),
     config,

@@ -64,14 +64,14 @@ describe('retention and aging', () => {
     await seen('older', 31, 'STALE');
     await seen('retired', 400, 'DECOMMISSIONED');
     const res = await run('aging-sweep');
-    expect(res.body.data.summary).toEqual({ movedToStale: 1, movedToInactive: 1 });
+    expect(res.body.data.summary).toEqual({ movedToStale: 1, movedToInactive: 1, assetsWithFactsDropped: 0 });
     const status = async (key: string) => (await p.viewer.get(`/api/v1/assets/${ids[key]}`)).body.data;
     expect(await status('fresh')).toMatchObject({ status: 'ACTIVE', staleSince: null });
     expect(await status('old')).toMatchObject({ status: 'STALE', staleSince: expect.any(String) });
     expect(await status('older')).toMatchObject({ status: 'INACTIVE' });
     expect(await status('retired')).toMatchObject({ status: 'DECOMMISSIONED' });
     // A second sweep moves nothing more; the STALE one is seen again and is ACTIVE again.
-    expect((await run('aging-sweep')).body.data.summary).toEqual({ movedToStale: 0, movedToInactive: 0 });
+    expect((await run('aging-sweep')).body.data.summary).toEqual({ movedToStale: 0, movedToInactive: 0, assetsWithFactsDropped: 0 });
     await importEstate(p.integrationKey, { source: 'sweeps', assets: [{ key: 'old', assetType: 'SERVER', serialNumber: 'SWEEP-OLD' }] });
     expect(await status('old')).toMatchObject({ status: 'ACTIVE', staleSince: null });
   });

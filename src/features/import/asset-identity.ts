@@ -83,9 +83,17 @@ export function identifiersOf(asset: ObservedIdentity, parentId: string | undefi
 
 export const identifierKey = (id: Identifier): string => `${id.rule}:${id.value}`;
 
-/** Two categories may be one asset when equal, or when one side is an unidentified endpoint. */
-function compatible(a: Category, b: Category): boolean {
-  return a === b || a === 'ENDPOINT' || b === 'ENDPOINT';
+// Identifiers that belong to one device whatever it is taken for: a serial, a NIC's MAC, a cloud
+// instance. A match by one of them holds across categories (the type is then settled by the
+// precedence of the sources' facts: SNMP knows a switch that SSH took for a host).
+const DEVICE_IDENTIFIERS = new Set<MatchRule>(['SERIAL_NUMBER', 'MAC_ADDRESS', 'CLOUD_INSTANCE_ID']);
+
+/**
+ * Two categories may be one asset when equal, when one side is an unidentified endpoint, or when
+ * the identifier is the device's own; a shared address or name never merges a VM into its host.
+ */
+function compatible(a: Category, b: Category, rule: MatchRule): boolean {
+  return a === b || a === 'ENDPOINT' || b === 'ENDPOINT' || DEVICE_IDENTIFIERS.has(rule);
 }
 
 /**
@@ -102,7 +110,7 @@ export function resolveIdentity(
     for (const id of ids) {
       if (id.rule !== rule) continue;
       const hit = known(identifierKey(id));
-      if (hit && compatible(hit.category, category)) votes.set(hit.assetId, (votes.get(hit.assetId) ?? 0) + 1);
+      if (hit && compatible(hit.category, category, rule)) votes.set(hit.assetId, (votes.get(hit.assetId) ?? 0) + 1);
     }
     const best = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
     if (best) return { assetId: best[0], matchedBy: rule };

@@ -60,6 +60,9 @@ export interface ImportResult {
 }
 
 export const IMPORT_BATCH_SIZE = 500;
+const AGED_FACTS_BATCH = 10_000;
+// What aging may take off an asset: every fact field but its type and display name.
+const REMOVABLE_FIELDS = FACT_FIELDS.filter((f) => f !== 'assetType' && f !== 'displayName');
 const GRAPH_TYPE_SET = new Set<string>(GRAPH_TYPES);
 const RELATIONSHIP_TYPE_SET = new Set<string>(RELATIONSHIP_TYPES);
 
@@ -137,14 +140,22 @@ function normalisedValue(field: string, value: unknown): unknown {
   return value;
 }
 
+/** The node properties of what an asset's facts resolve to (its type apart); a display name only where a fact gives one. */
+function resolvedProps(resolved: ResolvedAsset): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const field of FACT_FIELDS) if (field !== 'assetType' && resolved.fields[field] !== undefined) props[field] = resolved.fields[field];
+  const displayName = resolved.fields.displayName ?? resolved.fields.hostname ?? resolved.fields.fqdn;
+  if (displayName !== undefined) props.displayName = displayName;
+  props.customAttributes = JSON.stringify(resolved.customAttributes);
+  props.customAttributeKeys = Object.keys(resolved.customAttributes).sort();
+  return props;
+}
+
 /** The graph write of an asset from the values its facts resolve to; the bundle's entry stands in where no fact says. */
 function toWrite(asset: BundleAsset, id: string, resolved: ResolvedAsset): AssetWrite {
   const type = resolvedType(resolved);
-  const props: Record<string, unknown> = {};
-  for (const field of FACT_FIELDS) if (field !== 'assetType' && resolved.fields[field] !== undefined) props[field] = resolved.fields[field];
-  props.displayName = resolved.fields.displayName ?? resolved.fields.hostname ?? resolved.fields.fqdn ?? asset.displayName ?? asset.hostname ?? asset.fqdn ?? asset.key;
-  props.customAttributes = JSON.stringify(resolved.customAttributes);
-  props.customAttributeKeys = Object.keys(resolved.customAttributes).sort();
+  const props = resolvedProps(resolved);
+  props.displayName ??= asset.displayName ?? asset.hostname ?? asset.fqdn ?? asset.key;
   const kindOf = (t: AssetType) => ({ category: categoryOf(t), nodeLabel: CATEGORIES[categoryOf(t)].nodeLabel as string });
   return {
     id,
@@ -167,6 +178,27 @@ export class ImportService {
     private readonly subRecords: SubRecordLoader,
     private readonly audit: AuditLog,
   ) {}
+
+  /**
+   * Drops the facts no source has reported since `cutoff` (aging), and gives the assets that lost
+   * some the values their remaining facts resolve to; a field no fact supports any more is removed
+   * (the type and the display name stay). Answers the number of assets changed.
+   */
+  async dropAgedFacts(cutoff: Date): Promise<number> {
+    let assets = 0;
+    for (;;) {
+      const affected = await this.facts.dropOlder(cutoff, AGED_FACTS_BATCH);
+      if (affected.length === 0) return assets;
+      const remaining = await this.facts.of(affected);
+      const rows = affected.map((id) => {
+        const props = resolvedProps(resolve(remaining.get(id) ?? []));
+        return { id, props, removed: REMOVABLE_FIELDS.filter((f) => props[f] === undefined) };
+      });
+      await this.load.setResolved(rows);
+      await this.names.upsert(rows.flatMap((r) => (r.props.displayName ? [{ assetId: r.id, displayName: r.props.displayName as string, hostname: (r.props.hostname as string | undefined) ?? null }] : [])), { exact: true });
+      assets += affected.length;
+    }
+  }
 
   /**
    * Loads a bundle. Each asset's facts are those of its entry, as the bundle's source reported
@@ -202,6 +234,7 @@ export class ImportService {
         });
         const known = await this.identities.lookup(withIds.flatMap((x) => x.identifiers));
         const batchIds: string[] = [];
+        const categories = new Map<string, Category>();
         const identifierRows: IdentifierRow[] = [];
         const factWrites: FactWrite[] = [];
         for (const { asset, identifiers } of withIds) {
@@ -213,6 +246,7 @@ export class ImportService {
             local.set(identifierKey(identifier), { assetId: id, category });
             identifierRows.push({ ...identifier, assetId: id, category });
           }
+          categories.set(id, category);
           batchIds.push(id);
           for (const set of factsOf(asset)) {
             for (const [field, value] of Object.entries(set.values)) {
@@ -221,10 +255,15 @@ export class ImportService {
           }
           results.push({ key: asset.key, id, created: !match, matchedBy: match?.matchedBy ?? null });
         }
-        // Identity, facts and names first: a crash before the graph write is repaired by importing again.
-        const [, facts] = await Promise.all([this.identities.upsert(identifierRows), this.facts.record(factWrites, batchIds, new Date(observedAt))]);
+        // Facts, identity and names first: a crash before the graph write is repaired by importing again.
+        const facts = await this.facts.record(factWrites, batchIds, new Date(observedAt));
         const writes = withIds.map(({ asset }, i) => toWrite(asset, batchIds[i] as string, resolve(facts.get(batchIds[i] as string) ?? [])));
-        await this.names.upsert(writes.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null })));
+        // The identity index keeps the category the asset shows, which its facts decide.
+        const shown = new Map(writes.map((w) => [w.id, (w.category ?? categories.get(w.id)) as Category]));
+        await Promise.all([
+          this.identities.upsert(identifierRows.map((r) => ({ ...r, category: shown.get(r.assetId) ?? r.category }))),
+          this.names.upsert(writes.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null }))),
+        ]);
         await afterGraphWrite(() => this.load.mergeAssets(writes, bundle.source, observedAt));
       }
       // A child's edges to its parent are written once every level is in the graph; the next level only needs ids.

@@ -24,11 +24,16 @@ export interface RelationshipWrite {
 
 export class LoadGraphRepository {
   constructor(private readonly graph: NeoGraph) {
-    graph.catalog.require('assets/merge-assets', 'relationships/merge-relationships');
+    graph.catalog.require('assets/merge-assets', 'relationships/merge-relationships', 'assets/set-resolved-facts');
   }
 
   async mergeAssets(rows: AssetWrite[], source: string, observedAt: string): Promise<void> {
     if (rows.length) await this.graph.write('assets/merge-assets', { rows, source, observedAt });
+  }
+
+  /** Values of existing assets after some of their facts went: `removed` fields are taken off. */
+  async setResolved(rows: { id: string; props: Record<string, unknown>; removed: string[] }[]): Promise<void> {
+    if (rows.length) await this.graph.write('assets/set-resolved-facts', { rows });
   }
 
   async mergeRelationships(rows: RelationshipWrite[], source: string, observedAt: string): Promise<number> {

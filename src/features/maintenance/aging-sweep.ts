@@ -1,11 +1,14 @@
 // The daily aging sweeper (spec 3.1): ACTIVE assets not observed for service.aging.stale-after-days
 // become STALE (staleSince set), STALE ones not observed for service.aging.inactive-after-days
 // become INACTIVE. DECOMMISSIONED assets are never touched; an observation brings an asset back.
+// Facts that no source has reported for service.aging.inactive-after-days go too.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import type { ImportService } from '../import/import-service.js';
 
 export interface AgingSummary {
   movedToStale: number;
   movedToInactive: number;
+  assetsWithFactsDropped: number;
 }
 
 const BATCH = 10_000;
@@ -13,6 +16,7 @@ const BATCH = 10_000;
 export class AgingSweep {
   constructor(
     private readonly graph: NeoGraph,
+    private readonly importer: ImportService,
     private readonly staleAfterDays: number,
     private readonly inactiveAfterDays: number,
   ) {
@@ -24,7 +28,8 @@ export class AgingSweep {
     // Inactive first, so that an asset is moved one step per sweep.
     const movedToInactive = await this.drain('assets/age-stale-assets', { cutoff: before(this.inactiveAfterDays), now: now.toISOString() });
     const movedToStale = await this.drain('assets/age-active-assets', { cutoff: before(this.staleAfterDays), now: now.toISOString() });
-    return { movedToStale, movedToInactive };
+    const assetsWithFactsDropped = await this.importer.dropAgedFacts(new Date(before(this.inactiveAfterDays)));
+    return { movedToStale, movedToInactive, assetsWithFactsDropped };
   }
 
   private async drain(statement: string, params: Record<string, unknown>): Promise<number> {
