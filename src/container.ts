@@ -231,7 +231,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     assetReadModel,
     assets: new AssetService(assetGraph, assetReadModel, access.audit),
     relationships: new RelationshipGraphRepository(graph),
-    topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, new InterfaceLinkStore(db)),
+    topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, assetReadModel, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
     importer,
     provenance: new ProvenanceService(facts),

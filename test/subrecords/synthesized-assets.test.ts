@@ -81,6 +81,26 @@ describe('synthesized assets through GET /assets', () => {
     expect((await api.get(`/api/v1/assets/${eth0.id}`)).body.data.connectedTo).toHaveLength(1);
   });
 
+  it('answers a synthesized id wherever an id is accepted: its relationships are the link to its host, its topology starts there', async () => {
+    const pkg = (await list('type=SOFTWARE_PACKAGE&q=nginx')).data[0];
+    const rels = await api.get(`/api/v1/assets/${pkg.id}/relationships`);
+    expect(rels.status).toBe(200);
+    expect(rels.body).toMatchObject({ total: 1, data: [{ relationshipType: 'RUNS_ON', active: true, sourceAssetId: pkg.id, sourceAssetType: 'SOFTWARE_PACKAGE', targetAssetId: ids.web, targetDisplayName: 'web-frontend' }] });
+    // Stable: the same link id at each request.
+    expect((await api.get(`/api/v1/assets/${pkg.id}/relationships`)).body.data[0].id).toBe(rels.body.data[0].id);
+    expect((await api.get(`/api/v1/assets/${pkg.id}/relationships?type=HOSTS_VM`)).body.total).toBe(0);
+
+    const one = (await api.get(`/api/v1/topology/${pkg.id}/neighbors?depth=1`)).body.data;
+    expect(one.nodes.map((n: { id: string; depth: number }) => [n.id, n.depth])).toEqual([[pkg.id, 0], [ids.web, 1]]);
+    expect(one.edges).toEqual([{ id: rels.body.data[0].id, type: 'RUNS_ON', source: pkg.id, target: ids.web }]);
+    // Further out, through the host: the switch cabled to its interface is two hops away only by cable, not here.
+    const nic = (await list('type=INTERFACE&q=eth0')).data[0];
+    const fromNic = (await api.get(`/api/v1/topology/${nic.id}/neighbors?depth=2&followInterfaceLinks=true`)).body.data;
+    expect(fromNic.edges[0]).toMatchObject({ type: 'HAS_INTERFACE', source: ids.web, target: nic.id });
+    expect(fromNic.nodes.map((n: { id: string; depth: number }) => [n.id, n.depth])).toEqual([[nic.id, 0], [ids.web, 1], [ids.sw, 2]]);
+    expect(fromNic.interfaceLinks).toHaveLength(1);
+  });
+
   it('pages over graph rows first, then each synthesized type in order, with one total and working links', async () => {
     const all = await list('type=SERVER,VM,SOFTWARE_PACKAGE,RUNNING_PROCESS&size=100');
     expect(all.total).toBe(2 + 3 + 2);

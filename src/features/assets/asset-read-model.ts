@@ -2,6 +2,7 @@
 // parent block (2.4), resolved for a whole page with two queries (edges, then parent assets).
 // Sub-record rows appear as synthesized assets (2.11) when the type filter asks for them: the
 // listing pages over graph rows first, then each synthesized type in order (DESIGN.md 5).
+import { createHash } from 'node:crypto';
 import { BadRequestError } from '../../platform/errors.js';
 import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
@@ -73,6 +74,19 @@ export function toAssetRow(node: AssetNode): AssetRow {
     updatedAt: iso.updatedAt,
     sources: node.sources ?? [],
   };
+}
+
+/**
+ * The link of a synthesized row to its host, where an edge is asked for (its relationships, the
+ * topology): not stored, so its id is derived from the row's (a name-based UUID, stable).
+ */
+export function parentLinkOf(row: AssetRow): { id: string; type: string; source: string; target: string } | undefined {
+  const parent = row.parent;
+  if (!parent) return undefined;
+  const hash = createHash('sha1').update(`parent-link:${row.id}`).digest('hex');
+  const id = `${hash.slice(0, 8)}-${hash.slice(8, 12)}-5${hash.slice(13, 16)}-${((parseInt(hash.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hash.slice(18, 20)}-${hash.slice(20, 32)}`;
+  // RUNS_ON points at the host; HAS_INTERFACE from it.
+  return parent.via === 'HAS_INTERFACE' ? { id, type: parent.via, source: parent.id, target: row.id } : { id, type: parent.via, source: row.id, target: parent.id };
 }
 
 function toRowWithParent({ node, parent }: AssetWithParent): AssetRow {
@@ -237,6 +251,12 @@ export class AssetReadModel {
       hostsMatchingQ: q ? await this.assets.ids({ q }) : undefined,
       hostIds: byPlace ? await this.assets.ids({ sites: filter.sites, environments: filter.environments }) : undefined,
     };
+  }
+
+  /** The row of a synthesized asset (with its host as parent), or undefined for any other id. */
+  async synthesizedRow(id: string): Promise<AssetRow | undefined> {
+    const found = await this.synthesized.find(id);
+    return found ? (await this.synthesizedRows(found.type, [found.row]))[0] : undefined;
   }
 
   /** Whether an asset (graph or synthesized) has this id, without building its row. */

@@ -4,14 +4,29 @@ import { Router } from 'express';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { ProvenanceService } from '../import/provenance-service.js';
-import type { RelationshipGraphRepository } from '../relationships/relationship-graph-repository.js';
+import type { RelationshipGraphRepository, RelationshipRow } from '../relationships/relationship-graph-repository.js';
 import { RELATIONSHIP_PAGE } from '../relationships/relationship-router.js';
 import type { AssetSortField } from './asset-graph-repository.js';
-import type { AssetReadModel } from './asset-read-model.js';
+import { parentLinkOf, type AssetReadModel, type AssetRow } from './asset-read-model.js';
 import type { AssetService } from './asset-service.js';
 
 type Query = Record<string, unknown>;
 const list = (q: Query, key: string) => q[key] as string[] | undefined;
+
+/** The link of a synthesized row to its host as a relationship row (spec 2.5). */
+function syntheticRelationships(row: AssetRow): RelationshipRow[] {
+  const link = parentLinkOf(row);
+  const host = row.parent;
+  if (!link || !host) return [];
+  const self = { id: row.id, displayName: row.displayName as string, assetType: row.assetType as string, assetCategory: row.assetCategory as string };
+  const [source, target] = link.source === row.id ? [self, host] : [host, self];
+  return [{
+    id: link.id, relationshipType: link.type, active: true,
+    sourceAssetId: source.id, sourceDisplayName: source.displayName, sourceAssetType: source.assetType, sourceAssetCategory: source.assetCategory,
+    targetAssetId: target.id, targetDisplayName: target.displayName, targetAssetType: target.assetType, targetAssetCategory: target.assetCategory,
+    firstSeenAt: (row.firstSeenAt as string | null) ?? null, lastSeenAt: (row.lastSeenAt as string | null) ?? null, sources: [], updatedAt: null, retiredAt: null,
+  }];
+}
 
 export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipGraphRepository, provenance: ProvenanceService): Router {
   const router = Router();
@@ -47,6 +62,13 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
     const assetId = req.params.assetId as string;
     await assets.require(assetId);
     const page = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
+    // A synthesized row's one relationship is the link to its host.
+    const row = await readModel.synthesizedRow(assetId);
+    if (row) {
+      const links = syntheticRelationships(row).filter((r) => !list(req.query, 'type')?.length || list(req.query, 'type')?.includes(r.relationshipType));
+      res.json(pageEnvelope(req, links.slice(page.page * page.size, (page.page + 1) * page.size), links.length, page));
+      return;
+    }
     const { rows, total } = await relationships.ofAsset(
       assetId,
       { types: list(req.query, 'type'), activeOnly: (req.query.activeOnly as unknown) !== false },

@@ -1,10 +1,12 @@
 // The graph around one asset, up to `depth` hops over active relationships, at most `nodeLimit`
 // assets (then `truncated` is true), with the port-to-port links (interface connections, spec
-// 2.12) between the assets it holds. By default the walk is one Cypher statement; when interface
+// 2.12) between the assets it holds. A synthesized row (package, process, service, interface) is
+// answered too: it, its host, and the host's neighbourhood. By default the walk is one Cypher statement; when interface
 // links are followed as hops too, it goes hop by hop, asking both stores at each hop, because the
 // links live in PostgreSQL.
 import { NotFoundError } from '../../platform/errors.js';
 import type { AssetGraphRepository } from '../assets/asset-graph-repository.js';
+import { parentLinkOf, type AssetReadModel } from '../assets/asset-read-model.js';
 import type { InterfaceLink, InterfaceLinkStore } from './interface-link-store.js';
 import type { TopologyEdge, TopologyGraphRepository, TopologyNode } from './topology-graph-repository.js';
 
@@ -32,13 +34,43 @@ export class TopologyService {
   constructor(
     private readonly graph: TopologyGraphRepository,
     private readonly assets: AssetGraphRepository,
+    private readonly rows: AssetReadModel,
     private readonly links: InterfaceLinkStore,
   ) {}
 
   async neighbors(assetId: string, request: TopologyRequest): Promise<Topology> {
-    const topology = request.followInterfaceLinks ? await this.walkWithLinks(assetId, request) : await this.walk(assetId, request);
+    const topology = (await this.ofAsset(assetId, request)) ?? (await this.ofSynthesized(assetId, request));
     if (!topology) throw new NotFoundError(`No asset with id ${assetId}.`);
     return topology;
+  }
+
+  private ofAsset(assetId: string, request: TopologyRequest): Promise<Topology | undefined> {
+    return request.followInterfaceLinks ? this.walkWithLinks(assetId, request) : this.walk(assetId, request);
+  }
+
+  /**
+   * A package, process, service or interface: the row itself, its host one hop away (by the link
+   * its parent block names), and the host's neighbourhood one hop less deep.
+   */
+  private async ofSynthesized(id: string, request: TopologyRequest): Promise<Topology | undefined> {
+    const row = await this.rows.synthesizedRow(id);
+    const link = row && parentLinkOf(row);
+    if (!row?.parent || !link) return undefined;
+    const root: TopologyNode = { id: row.id, displayName: row.displayName as string, assetType: row.assetType as string, assetCategory: row.assetCategory as string, status: 'ACTIVE', depth: 0 };
+    const edge: TopologyEdge = link;
+    if (request.nodeLimit === 1) return { root, nodes: [root], edges: [], interfaceLinks: [], truncated: true, nodeCap: 1 };
+    const host = request.depth > 1
+      ? await this.ofAsset(row.parent.id, { ...request, depth: request.depth - 1, nodeLimit: request.nodeLimit - 1 })
+      : undefined;
+    const nodes = host ? host.nodes : (await this.assets.summaries([row.parent.id])).map((h) => ({ ...h, depth: 0 }));
+    return {
+      root,
+      nodes: [root, ...nodes.map((n) => ({ ...n, depth: n.depth + 1 }))],
+      edges: [edge, ...(host?.edges ?? [])],
+      interfaceLinks: host?.interfaceLinks ?? [],
+      truncated: host?.truncated ?? false,
+      nodeCap: request.nodeLimit,
+    };
   }
 
   private async walk(assetId: string, { depth, nodeLimit }: TopologyRequest): Promise<Topology | undefined> {
