@@ -206,6 +206,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
   const changeGraph = new ChangeGraphRepository(graph);
+  const relationships = new RelationshipGraphRepository(graph);
   const identities = new IdentityStore(db);
   const assetNames = new AssetNameStore(db);
   const loadGraph = new LoadGraphRepository(graph);
@@ -230,13 +231,13 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     ...access,
     assetReadModel,
     assets: new AssetService(assetGraph, assetReadModel, access.audit),
-    relationships: new RelationshipGraphRepository(graph),
+    relationships,
     topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, assetReadModel, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
     importer,
     provenance: new ProvenanceService(facts),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
-    exports: new ExportService(assetGraph, new SubRecordExportStore(copyPool)),
+    exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),

@@ -65,7 +65,7 @@ const RULES: Record<string, Rule> = {
   diagnoseRun: DISCOVERY,
   getRunAlert: 'SIGNED_IN',
   ...Object.fromEntries(
-    ['Assets', 'Software', 'Processes', 'Services'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
+    ['Assets', 'Relationships', 'Software', 'Processes', 'Services', 'Interfaces', 'InterfaceConnections'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),
 };
 

@@ -1,4 +1,4 @@
-// GET /export/{assets,software,processes,services}.{csv,json} (roles per api.yaml).
+// GET /export/{dataset}.{csv,json} for every dataset of export-service.ts (roles per api.yaml).
 import { Router } from 'express';
 import { EXPORT_DATASETS, type ExportService } from './export-service.js';
 import { ExportWriter, type ExportFormat } from './export-writer.js';
@@ -17,10 +17,14 @@ export function exportRouter(exports: ExportService): Router {
         if (dataset === 'assets') {
           await exports.assetsExport(writer, format, {
             types: list(q, 'type'), categories: list(q, 'category'), statuses: list(q, 'status'), sites: list(q, 'site'), environments: list(q, 'environment'),
+            updatedAfter: str(q, 'updatedAfter'),
           });
+        } else if (dataset === 'relationships') {
+          await exports.relationshipsExport(writer, format, { types: list(q, 'type'), activeOnly: (q.activeOnly as unknown) !== false, updatedAfter: str(q, 'updatedAfter') }, str(q, 'assetId'));
         } else {
           await exports.subRecordExport(writer, format, dataset, {
             assetId: str(q, 'assetId'), publisher: str(q, 'publisher'), packageManager: str(q, 'packageManager'), username: str(q, 'username'), state: str(q, 'state'),
+            type: str(q, 'type'), updatedAfter: str(q, 'updatedAfter'),
           });
         }
       });

@@ -1,53 +1,51 @@
-// The streamed exports (spec 4.7). Software, processes and services: one COPY statement each in
-// PostgreSQL (sub-record-export-store.ts). Assets: one Cypher statement in name order, read from
-// Neo4j as the client takes the rows.
+// The streamed exports (spec 4.7, and relationships, interfaces and interface connections for
+// CMDBs). What PostgreSQL holds (software, processes, services, interfaces, interface connections):
+// one COPY statement each (sub-record-export-store.ts). What the graph holds (assets,
+// relationships): one Cypher statement (a statement per relationship type), read as the client
+// takes the rows, written here.
 import type { Readable } from 'node:stream';
 import type { AssetFilter, AssetGraphRepository } from '../assets/asset-graph-repository.js';
 import { toAssetRow } from '../assets/asset-read-model.js';
+import type { RelationshipFilter, RelationshipGraphRepository } from '../relationships/relationship-graph-repository.js';
 import { CsvRecordEnds, JsonLinesArray } from './export-streams.js';
-import { csvRecord, type ExportFormat, type ExportWriter } from './export-writer.js';
+import { csvRecord, type ExportFormat, type ExportRow, type ExportWriter } from './export-writer.js';
 import { SubRecordExportStore, type SubRecordExport, type SubRecordExportFilter } from './sub-record-export-store.js';
 
 export const ASSET_EXPORT_COLUMNS = [
   'id', 'displayName', 'assetType', 'assetCategory', 'assetSubtype', 'virtual', 'status', 'vendor', 'model', 'hostname', 'fqdn',
   'site', 'environment', 'serialNumber', 'macAddresses', 'ipAddresses', 'lastScanOutcome', 'lastScanAt', 'consecutiveScanFailures',
-  'firstSeenAt', 'lastSeenAt', 'customAttributes',
+  'firstSeenAt', 'lastSeenAt', 'updatedAt', 'customAttributes',
 ] as const;
 
-export const EXPORT_DATASETS = ['assets', 'software', 'processes', 'services'] as const;
+export const RELATIONSHIP_EXPORT_COLUMNS = [
+  'id', 'relationshipType', 'active', 'sourceAssetId', 'sourceDisplayName', 'sourceAssetType', 'sourceAssetCategory',
+  'targetAssetId', 'targetDisplayName', 'targetAssetType', 'targetAssetCategory', 'firstSeenAt', 'lastSeenAt', 'updatedAt', 'retiredAt', 'sources',
+] as const;
+
+export const GRAPH_EXPORTS = ['assets', 'relationships'] as const;
+export const EXPORT_DATASETS = [...GRAPH_EXPORTS, 'software', 'processes', 'services', 'interfaces', 'interface-connections'] as const;
 export type ExportDataset = (typeof EXPORT_DATASETS)[number];
 
 /** The column names of each export, in order (the CSV header, the JSON keys). */
 export function exportColumns(dataset: ExportDataset): readonly string[] {
-  return dataset === 'assets' ? ASSET_EXPORT_COLUMNS : SubRecordExportStore.columns(dataset);
+  if (dataset === 'assets') return ASSET_EXPORT_COLUMNS;
+  if (dataset === 'relationships') return RELATIONSHIP_EXPORT_COLUMNS;
+  return SubRecordExportStore.columns(dataset);
 }
 
 export class ExportService {
   constructor(
     private readonly assets: AssetGraphRepository,
+    private readonly relationships: RelationshipGraphRepository,
     private readonly subRecords: SubRecordExportStore,
   ) {}
 
-  async assetsExport(writer: ExportWriter, format: ExportFormat, filter: AssetFilter): Promise<void> {
-    const batches = this.assets.streamInNameOrder(filter);
-    // The first batch is read before the headers go out, so that a failing store is still a 503.
-    const first = await batches.next();
-    writer.begin();
-    if (format === 'csv') await writer.send(csvRecord([...ASSET_EXPORT_COLUMNS]));
-    let written = 0;
-    const write = async (nodes: Parameters<typeof toAssetRow>[0][]) => {
-      const rows = nodes.map(toAssetRow);
-      if (format === 'csv') await writer.send(rows.map((row) => csvRecord(ASSET_EXPORT_COLUMNS.map((c) => row[c]))).join(''));
-      else {
-        const records = rows.map((row) => JSON.stringify(Object.fromEntries(ASSET_EXPORT_COLUMNS.map((c) => [c, row[c] ?? null]))));
-        await writer.send(`${written === 0 ? '[\n' : ',\n'}${records.join(',\n')}`);
-      }
-      written += rows.length;
-    };
-    if (!first.done) await write(first.value);
-    for await (const nodes of batches) await write(nodes);
-    if (format === 'json') await writer.send(written === 0 ? '[]\n' : '\n]\n');
-    writer.end();
+  assetsExport(writer: ExportWriter, format: ExportFormat, filter: AssetFilter): Promise<void> {
+    return this.rowsExport(writer, format, ASSET_EXPORT_COLUMNS, this.assetRows(filter));
+  }
+
+  relationshipsExport(writer: ExportWriter, format: ExportFormat, filter: RelationshipFilter, assetId?: string): Promise<void> {
+    return this.rowsExport(writer, format, RELATIONSHIP_EXPORT_COLUMNS, this.relationships.stream(filter, assetId) as AsyncGenerator<ExportRow[]>);
   }
 
   async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, filter: SubRecordExportFilter): Promise<void> {
@@ -59,6 +57,32 @@ export class ExportService {
     } else {
       await writer.pipeFrom(copy.pipe(new JsonLinesArray()));
     }
+    writer.end();
+  }
+
+  private async *assetRows(filter: AssetFilter): AsyncGenerator<ExportRow[]> {
+    for await (const nodes of this.assets.streamInNameOrder(filter)) yield nodes.map(toAssetRow);
+  }
+
+  /** Rows from the graph, batch by batch, as CSV records or one JSON array. */
+  private async rowsExport(writer: ExportWriter, format: ExportFormat, columns: readonly string[], batches: AsyncGenerator<ExportRow[]>): Promise<void> {
+    // The first batch is read before the headers go out, so that a failing store is still a 503.
+    const first = await batches.next();
+    writer.begin();
+    if (format === 'csv') await writer.send(csvRecord([...columns]));
+    let written = 0;
+    const write = async (rows: ExportRow[]) => {
+      if (rows.length === 0) return;
+      if (format === 'csv') await writer.send(rows.map((row) => csvRecord(columns.map((c) => row[c]))).join(''));
+      else {
+        const records = rows.map((row) => JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))));
+        await writer.send(`${written === 0 ? '[\n' : ',\n'}${records.join(',\n')}`);
+      }
+      written += rows.length;
+    };
+    if (!first.done) await write(first.value);
+    for await (const rows of batches) await write(rows);
+    if (format === 'json') await writer.send(written === 0 ? '[]\n' : '\n]\n');
     writer.end();
   }
 }

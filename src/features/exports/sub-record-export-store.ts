@@ -1,13 +1,13 @@
-// The software, process and service exports (spec 2.8-2.10, 4.7) as one COPY statement each: the
-// sub-records joined to the copy of asset names, in asset-name order (then package name, pid or
-// service name), CSV or JSON written by PostgreSQL itself and streamed as it comes. The plan walks
-// the names index and each asset's rows through its own index (a LATERAL join), so the first
-// rows leave at once and nothing is sorted whole.
+// The exports of what PostgreSQL holds (spec 2.8-2.10, 4.7; interfaces and their connections for
+// CMDBs) as one COPY statement each, CSV or JSON written by PostgreSQL itself and streamed as it
+// comes, in asset-name order. Per-asset rows are read through a LATERAL join on the copy of asset
+// names: the plan walks the names index and each asset's rows through its own index, so the
+// first rows leave at once and nothing is sorted whole.
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
 
-export type SubRecordExport = 'software' | 'processes' | 'services';
+export type SubRecordExport = 'software' | 'processes' | 'services' | 'interfaces' | 'interface-connections';
 
 export interface SubRecordExportFilter {
   assetId?: string;
@@ -15,13 +15,16 @@ export interface SubRecordExportFilter {
   packageManager?: string;
   username?: string;
   state?: string;
+  /** interface-connections: the evidence (LLDP, CDP, FDB). */
+  type?: string;
+  updatedAfter?: string;
 }
 
 type Kind = 'text' | 'plain';
 
 interface Column {
   name: string;
-  /** SQL of the value; t is the sub-record, n the asset's names. */
+  /** SQL of the value. */
   sql: string;
   /** text: untrusted text, neutralised in CSV; plain: ids, numbers, dates. */
   kind: Kind;
@@ -29,53 +32,83 @@ interface Column {
   csv?: string;
 }
 
+/** A filter: the SQL it compares, and the type its value is cast to. */
+interface FilterSpec {
+  sql: string;
+  op: '=' | '>';
+  cast?: 'timestamptz';
+}
+
 interface ExportSpec {
-  table: string;
-  order: string;
-  /** The exported column that `order` is. */
-  orderColumn: string;
   columns: Column[];
-  filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId'>, string>>;
+  filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId'>, FilterSpec>>;
+  /** FROM and WHERE, from the filters' predicates and the asset scope (a uuid expression, or undefined for all). */
+  from(where: string[], assetId: string | undefined): string;
+  /** The order, as SQL, and as the names of exported columns (for the JSON form). */
+  order: string[];
+  orderColumns: string[];
 }
 
 const text = (name: string, sql: string): Column => ({ name, sql, kind: 'text' });
 const plain = (name: string, sql: string, csv?: string): Column => ({ name, sql, kind: 'plain', csv });
+/** A list of text as one CSV cell: items joined by ';', each neutralised (JSON keeps the array). */
+const list = (name: string, sql: string): Column => ({ name, sql, kind: 'plain', csv: `(SELECT string_agg(${neutralisedSql('v')}, ';' ORDER BY i) FROM unnest(${sql}) WITH ORDINALITY AS l(v, i))` });
 const ASSET_COLUMNS = [plain('assetId', 'n.asset_id'), text('assetDisplayName', 'n.display_name'), text('assetHostname', 'n.hostname')];
+/** A time as ISO 8601 in UTC to the millisecond, as the API writes times. */
+const iso = (name: string, sql: string): Column => plain(name, `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+const equals = (sql: string): FilterSpec => ({ sql, op: '=' });
+const changedAfter = (sql: string): FilterSpec => ({ sql, op: '>', cast: 'timestamptz' });
+
+/** Rows of one table by asset, in asset-name order, then `order` within each asset. */
+function perAsset(table: string, order: string[], orderColumns: string[], columns: Column[], filters: ExportSpec['filters']): ExportSpec {
+  return {
+    columns,
+    filters,
+    from: (where, assetId) => `${assetId ? `(SELECT * FROM asset_names WHERE asset_id = ${assetId}) n` : 'asset_names n'}
+      CROSS JOIN LATERAL (SELECT * FROM ${table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${order.join(', ')}) t`,
+    order: ['n.display_name', 'n.asset_id', ...order],
+    orderColumns: ['assetDisplayName', 'assetId', ...orderColumns],
+  };
+}
 
 export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
-  software: {
-    table: 'software_packages',
-    order: 't.package_name',
-    orderColumn: 'packageName',
+  software: perAsset('software_packages', ['t.package_name'], ['packageName'], [
+    ...ASSET_COLUMNS, text('packageName', 't.package_name'), text('version', 't.version'), text('publisher', 't.publisher'),
+    plain('installDate', "to_char(t.install_date, 'YYYY-MM-DD')"), text('packageManager', 't.package_manager'),
+  ], { publisher: equals('t.publisher'), packageManager: equals('t.package_manager') }),
+  processes: perAsset('running_processes', ['t.pid'], ['pid'], [
+    ...ASSET_COLUMNS, plain('pid', 't.pid'), plain('ppid', 't.ppid'), text('processName', 't.process_name'), text('commandLine', 't.command_line'),
+    text('username', 't.username'), text('state', 't.state'), plain('memoryKb', 't.memory_kb::float8'), plain('cpuPercent', 't.cpu_percent::float8'),
+    text('sourceConnector', 't.source_connector'), plain('softwareAssetId', 't.software_asset_id'),
+  ], { username: equals('t.username') }),
+  services: perAsset('discovered_services', ['t.service_name'], ['serviceName'], [
+    ...ASSET_COLUMNS, text('serviceName', 't.service_name'), text('displayName', 't.display_name'), text('state', 't.state'),
+    text('startMode', 't.start_mode'),
+    // tcp/22;udp/123 in a CSV cell; JSON keeps the objects.
+    plain('listenPorts', 't.listen_ports', `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(t.listen_ports) WITH ORDINALITY AS l(p, i))`),
+    text('sourceConnector', 't.source_connector'),
+  ], { state: equals('t.state') }),
+  // Interfaces by host name, then ifIndex (spec 2.12), then name.
+  interfaces: perAsset('network_interfaces', ['t.if_index', 't.name'], ['ifIndex', 'name'], [
+    ...ASSET_COLUMNS, plain('interfaceId', 't.id'), text('name', 't.name'), plain('ifIndex', 't.if_index'), plain('macAddress', 't.mac_address'),
+    list('ipAddresses', 't.ip_addresses'), plain('speedMbps', 't.speed_mbps'), text('operStatus', 't.oper_status'), plain('mtu', 't.mtu'),
+    text('description', 't.description'), iso('firstSeenAt', 't.first_seen_at'), iso('lastSeenAt', 't.last_seen_at'), iso('updatedAt', 't.updated_at'),
+  ], { updatedAfter: changedAfter('t.updated_at') }),
+  // Port-to-port links by the name of the asset that reported them, its port, then id.
+  'interface-connections': {
     columns: [
-      ...ASSET_COLUMNS, text('packageName', 't.package_name'), text('version', 't.version'), text('publisher', 't.publisher'),
-      plain('installDate', "to_char(t.install_date, 'YYYY-MM-DD')"), text('packageManager', 't.package_manager'),
+      plain('id', 'c.id'), plain('sourceAssetId', 's.asset_id'), text('sourceAssetDisplayName', 'sn.display_name'), plain('sourceInterfaceId', 's.id'),
+      text('sourcePort', 's.name'), plain('targetAssetId', 't.asset_id'), text('targetAssetDisplayName', 'tn.display_name'), plain('targetInterfaceId', 't.id'),
+      text('targetPort', 't.name'), plain('discoveredVia', 'c.discovered_via'), plain('confidence', 'c.confidence::float8'),
+      iso('firstSeenAt', 'c.first_seen_at'), iso('lastSeenAt', 'c.last_seen_at'), iso('updatedAt', 'c.updated_at'),
     ],
-    filters: { publisher: 't.publisher', packageManager: 't.package_manager' },
-  },
-  processes: {
-    table: 'running_processes',
-    order: 't.pid',
-    orderColumn: 'pid',
-    columns: [
-      ...ASSET_COLUMNS, plain('pid', 't.pid'), plain('ppid', 't.ppid'), text('processName', 't.process_name'), text('commandLine', 't.command_line'),
-      text('username', 't.username'), text('state', 't.state'), plain('memoryKb', 't.memory_kb::float8'), plain('cpuPercent', 't.cpu_percent::float8'),
-      text('sourceConnector', 't.source_connector'), plain('softwareAssetId', 't.software_asset_id'),
-    ],
-    filters: { username: 't.username' },
-  },
-  services: {
-    table: 'discovered_services',
-    order: 't.service_name',
-    orderColumn: 'serviceName',
-    columns: [
-      ...ASSET_COLUMNS, text('serviceName', 't.service_name'), text('displayName', 't.display_name'), text('state', 't.state'),
-      text('startMode', 't.start_mode'),
-      // tcp/22;udp/123 in a CSV cell; JSON keeps the objects.
-      plain('listenPorts', 't.listen_ports', `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(t.listen_ports) WITH ORDINALITY AS l(p, i))`),
-      text('sourceConnector', 't.source_connector'),
-    ],
-    filters: { state: 't.state' },
+    filters: { type: equals('c.discovered_via'), updatedAfter: changedAfter('c.updated_at') },
+    from: (where, assetId) => `interface_connections c
+      JOIN network_interfaces s ON s.id = c.source_interface_id JOIN network_interfaces t ON t.id = c.target_interface_id
+      JOIN asset_names sn ON sn.asset_id = s.asset_id JOIN asset_names tn ON tn.asset_id = t.asset_id
+      WHERE true ${where.map((w) => `AND ${w}`).join(' ')} ${assetId ? `AND (s.asset_id = ${assetId} OR t.asset_id = ${assetId})` : ''}`,
+    order: ['sn.display_name', 's.asset_id', 's.name', 'c.id'],
+    orderColumns: ['sourceAssetDisplayName', 'sourceAssetId', 'sourcePort', 'id'],
   },
 };
 
@@ -92,24 +125,18 @@ export function neutralisedSql(value: string): string {
 }
 
 /** The SELECT of an export without its order (`columns` gives each column's SQL for the format), and its filter values. */
-function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: string): { sql: string; settings: Record<string, string> } {
+export function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: string): { sql: string; settings: Record<string, string> } {
   const settings: Record<string, string> = {};
   const where: string[] = [];
-  for (const [key, column] of Object.entries(spec.filters) as [keyof SubRecordExportFilter, string][]) {
+  for (const [key, f] of Object.entries(spec.filters) as [keyof SubRecordExportFilter, FilterSpec][]) {
     const value = filter[key];
     if (value === undefined) continue;
     settings[key] = value;
-    where.push(`${column} = current_setting('${copySetting(key)}')`);
+    where.push(`${f.sql} ${f.op} current_setting('${copySetting(key)}')${f.cast ? `::${f.cast}` : ''}`);
   }
-  let names = 'asset_names n';
-  if (filter.assetId !== undefined) {
-    settings.assetId = filter.assetId;
-    names = `(SELECT * FROM asset_names WHERE asset_id = current_setting('${copySetting('assetId')}')::uuid) n`;
-  }
-  const sql = `SELECT ${columns}
-    FROM ${names}
-    CROSS JOIN LATERAL (SELECT * FROM ${spec.table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${spec.order}) t`;
-  return { sql, settings };
+  if (filter.assetId !== undefined) settings.assetId = filter.assetId;
+  const assetId = filter.assetId !== undefined ? `current_setting('${copySetting('assetId')}')::uuid` : undefined;
+  return { sql: `SELECT ${columns} FROM ${spec.from(where, assetId)}`, settings };
 }
 
 export class SubRecordExportStore {
@@ -120,7 +147,7 @@ export class SubRecordExportStore {
     const spec = EXPORT_SPECS[kind];
     const cells = spec.columns.map((c) => (c.csv ?? (c.kind === 'text' ? neutralisedSql(c.sql) : c.sql))).join(', ');
     const { sql, settings } = selectSql(spec, filter, cells);
-    return copyOut(this.pool, `COPY (${sql} ORDER BY n.display_name, n.asset_id, ${spec.order}) TO STDOUT (FORMAT csv)`, settings);
+    return copyOut(this.pool, `COPY (${sql} ORDER BY ${spec.order.join(', ')}) TO STDOUT (FORMAT csv)`, settings);
   }
 
   /** One JSON object per line, keys in the column order. */
@@ -129,7 +156,7 @@ export class SubRecordExportStore {
     const { sql, settings } = selectSql(spec, filter, spec.columns.map((c) => `${c.sql} AS "${c.name}"`).join(', '));
     // row_to_json of the export's own row (faster than building each object), in the same order,
     // named by the columns: the planner keeps the plan of the inner statement.
-    const ordered = `SELECT row_to_json(x)::text FROM (${sql}) x ORDER BY x."assetDisplayName", x."assetId", x."${spec.orderColumn}"`;
+    const ordered = `SELECT row_to_json(x)::text FROM (${sql}) x ORDER BY ${spec.orderColumns.map((c) => `x."${c}"`).join(', ')}`;
     // CSV with a quote and a delimiter that JSON text never holds raw: each line is the object as is.
     return copyOut(this.pool, `COPY (${ordered}) TO STDOUT (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`, settings);
   }

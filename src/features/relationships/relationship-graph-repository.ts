@@ -69,6 +69,8 @@ function whereOf(filter: RelationshipFilter): { filters: string; params: Record<
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
+// Rows per batch of a streamed read (the export's batches of spec 4.7).
+const STREAM_BATCH = 500;
 
 /** The row key of the list order: the type, then the id. */
 export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
@@ -144,6 +146,25 @@ export class RelationshipGraphRepository {
       if (rows.length >= window.limit) break;
     }
     return backwards ? rows.reverse() : rows;
+  }
+
+  /** Every relationship that passes the filter (of one asset, when given), in list order, as the consumer takes them. */
+  async *stream(filter: RelationshipFilter, assetId?: string): AsyncGenerator<RelationshipRow[]> {
+    const all = int(Number.MAX_SAFE_INTEGER);
+    if (assetId !== undefined) {
+      const { filters, params } = conjunction({ types: 'type(r) IN $types', updatedAfter: 'r.updatedAt > datetime($updatedAfter)' }, { types: filter.types, updatedAfter: filter.updatedAfter },
+        [filter.activeOnly ? 'r.active' : 'true', ...(filter.updatedAfter === undefined ? ['r.retiredAt IS NULL'] : [])]);
+      for await (const rows of this.graph.stream<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(0), limit: all }, { filters }, STREAM_BATCH)) {
+        yield rows.map((r) => toRelationshipRow(r.row));
+      }
+      return;
+    }
+    const { filters, params } = whereOf(filter);
+    for (const type of this.typesOf(filter)) {
+      for await (const rows of this.graph.stream<{ row: RawRow }>('relationships/find-relationships-of-type', { ...params, skip: int(0), limit: all }, { type, filters, dir: 'ASC' }, STREAM_BATCH)) {
+        yield rows.map((r) => toRelationshipRow(r.row));
+      }
+    }
   }
 
   /** A page of the relationships of one asset, by offset, and their total. */

@@ -70,6 +70,20 @@ function lastPerKey<T>(rows: T[], key: (row: T) => string): T[] {
   return [...new Map(rows.map((r) => [key(r), r])).values()];
 }
 
+const INTERFACE_VALUES = ['if_index', 'mac_address', 'ip_addresses', 'speed_mbps', 'oper_status', 'mtu', 'description'];
+
+/** ON CONFLICT: the new values of these columns. */
+function excluded(db: Database, columns: string[]): Record<string, Knex.Raw> {
+  return Object.fromEntries(columns.map((c) => [c, db.raw('??', [`excluded.${c}`])]));
+}
+
+/** ON CONFLICT: updated_at moves only when one of the values changes. */
+function changedAt(db: Database, table: string, columns: string[]): Knex.Raw {
+  const marks = columns.map(() => '??').join(', ');
+  const of = (prefix: string) => columns.map((c) => `${prefix}.${c}`);
+  return db.raw(`CASE WHEN (${marks}) IS DISTINCT FROM (${marks}) THEN now() ELSE ??.updated_at END`, [...of(table), ...of('excluded'), table]);
+}
+
 export class SubRecordStore {
   constructor(private readonly db: Database) {}
 
@@ -121,7 +135,7 @@ export class SubRecordStore {
           first_seen_at: observedAt, last_seen_at: observedAt,
         })))
         .onConflict(['asset_id', 'name'])
-        .merge(['if_index', 'mac_address', 'ip_addresses', 'speed_mbps', 'oper_status', 'mtu', 'description', 'last_seen_at']);
+        .merge({ ...excluded(this.db, INTERFACE_VALUES), last_seen_at: this.db.raw('excluded.last_seen_at'), updated_at: changedAt(this.db, 'network_interfaces', INTERFACE_VALUES) });
     }
   }
 
@@ -178,7 +192,7 @@ export class SubRecordStore {
           confidence: r.confidence, first_seen_at: observedAt, last_seen_at: observedAt,
         })))
         .onConflict(['source_interface_id', 'target_interface_id', 'discovered_via'])
-        .merge(['confidence', 'last_seen_at']);
+        .merge({ confidence: this.db.raw('excluded.confidence'), last_seen_at: this.db.raw('excluded.last_seen_at'), updated_at: changedAt(this.db, 'interface_connections', ['confidence']) });
     }
   }
 

@@ -15,11 +15,12 @@ import { to as copyTo } from 'pg-copy-streams';
 import pg from 'pg';
 import type { Container } from '../../container.js';
 import { AssetGraphRepository, type AssetFilter, type AssetSort } from '../../features/assets/asset-graph-repository.js';
-import { EXPORT_SPECS, type SubRecordExport } from '../../features/exports/sub-record-export-store.js';
+import { EXPORT_SPECS, selectSql, type SubRecordExport, type SubRecordExportFilter } from '../../features/exports/sub-record-export-store.js';
 import { RELATIONSHIP_TYPES } from '../../features/assets/asset-taxonomy.js';
 import { SubRecordStore } from '../../features/subrecords/sub-record-store.js';
 import { TopologyGraphRepository } from '../../features/topology/topology-graph-repository.js';
 import { pageWindow, windowed, type PageWindow } from '../../platform/http/pagination.js';
+import { copySetting } from '../../platform/postgres/copy-out.js';
 import { fromProjectRoot } from '../../platform/project-root.js';
 import { demoEstate } from '../demo-estate.js';
 import {
@@ -182,11 +183,13 @@ async function readExport(url: string, key: string, servicePid: number): Promise
   return { seconds: elapsedMs(started) / 1000, firstByteMs, rows: url.includes('.csv') ? lines - 1 : lines - 2, peakRssMb: peak };
 }
 
-/** COPY (sql) TO STDOUT read in full: the floor of an export. */
-async function copyFloor(databaseUrl: string, sql: string): Promise<StreamRun> {
+/** COPY (sql) TO STDOUT read in full, its filter values set as the exports set them: the floor of an export. */
+async function copyFloor(databaseUrl: string, { sql, settings }: { sql: string; settings: Record<string, string> }): Promise<StreamRun> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    await client.query('BEGIN READ ONLY');
+    for (const [name, value] of Object.entries(settings)) await client.query('SELECT set_config($1, $2, true)', [copySetting(name), value]);
     const started = process.hrtime.bigint();
     let firstByteMs = 0;
     let lines = 0;
@@ -197,18 +200,18 @@ async function copyFloor(databaseUrl: string, sql: string): Promise<StreamRun> {
         done();
       },
     }));
+    await client.query('COMMIT');
     return { seconds: elapsedMs(started) / 1000, firstByteMs, rows: lines, peakRssMb: 0 };
   } finally {
     await client.end();
   }
 }
 
-/** The export's SELECT with its plain columns: what COPY would send with no formatting of ours. */
-function exportFloorSql(kind: SubRecordExport, where = ''): string {
+/** The export's SELECT with its plain columns, in its order: what COPY would send with no formatting of ours. */
+function exportFloorSql(kind: SubRecordExport, filter: SubRecordExportFilter = {}): { sql: string; settings: Record<string, string> } {
   const spec = EXPORT_SPECS[kind];
-  return `SELECT ${spec.columns.map((c) => c.sql).join(', ')} FROM asset_names n
-    CROSS JOIN LATERAL (SELECT * FROM ${spec.table} t WHERE t.asset_id = n.asset_id ${where} ORDER BY ${spec.order}) t
-    ORDER BY n.display_name, n.asset_id, ${spec.order}`;
+  const { sql, settings } = selectSql(spec, filter, spec.columns.map((c) => c.sql).join(', '));
+  return { sql: `${sql} ORDER BY ${spec.order.join(', ')}`, settings };
 }
 
 const rate = (r: StreamRun) => r.rows / r.seconds;
@@ -349,7 +352,7 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   // Exports.
   const databaseUrl = container.addresses.databaseUrl;
   const exportLines: string[] = [];
-  const exportOf = async (label: string, url: string, floorSql: string, expectedRows: number) => {
+  const exportOf = async (label: string, url: string, floorSql: { sql: string; settings: Record<string, string> }, expectedRows: number) => {
     const floor = await copyFloor(databaseUrl, floorSql);
     const csv = await readExport(`${service.base}${url}`, key, service.pid);
     const json = await readExport(`${service.base}${url.replace('.csv', '.json')}`, key, service.pid);
@@ -358,11 +361,11 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
     console.log(exportLines.at(-1));
   };
   const apkRows = Number((await container.db('software_packages').where({ package_manager: 'apk' }).count<{ count: string }[]>('* as count'))[0]?.count);
-  await exportOf('software, packageManager=apk', '/api/v1/export/software.csv?packageManager=apk', exportFloorSql('software', "AND t.package_manager = 'apk'"), apkRows);
+  await exportOf('software, packageManager=apk', '/api/v1/export/software.csv?packageManager=apk', exportFloorSql('software', { packageManager: 'apk' }), apkRows);
   await exportOf('software', '/api/v1/export/software.csv', exportFloorSql('software'), facts.rows.software);
   await exportOf('processes', '/api/v1/export/processes.csv', exportFloorSql('processes'), facts.rows.processes);
   await exportOf('services', '/api/v1/export/services.csv', exportFloorSql('services'), facts.rows.services);
-  const plainJoin = await copyFloor(databaseUrl, `SELECT ${EXPORT_SPECS.software.columns.map((c) => c.sql).join(', ')} FROM asset_names n JOIN software_packages t ON t.asset_id = n.asset_id ORDER BY n.display_name, n.asset_id, t.package_name`);
+  const plainJoin = await copyFloor(databaseUrl, { sql: `SELECT ${EXPORT_SPECS.software.columns.map((c) => c.sql).join(', ')} FROM asset_names n JOIN software_packages t ON t.asset_id = n.asset_id ORDER BY n.display_name, n.asset_id, t.package_name`, settings: {} });
   // Assets: one Cypher statement, its rows read bare through the same repository.
   const assetFloor = async (): Promise<StreamRun> => {
     const start = process.hrtime.bigint();
