@@ -127,7 +127,7 @@ describe('the SNMP connector against a real snmpd', () => {
       serialNumber: 'FOC2104X1AB', vendor: 'Cisco Systems, Inc.', model: 'WS-C2960X[2J',
       attributes: { sysDescr: 'Cisco IOS Software, C2960X', sysObjectId: '1.3.6.1.4.1.9.1.1208', sysLocation: 'Rack 12', sysContact: 'netops@example.net', firmware: '15.2(7)E4' },
     });
-    expect([...observation.complete].sort()).toEqual(['fdb', 'interfaces', 'neighbors']);
+    expect([...observation.complete].sort()).toEqual(['facts', 'fdb', 'interfaces', 'neighbors']);
 
     // IF-MIB and IP-MIB are snmpd's reading of this machine: compare with the kernel's, for the
     // interfaces that were there before and after the walk.
@@ -221,7 +221,7 @@ describe('the SNMP connector against a real snmpd', () => {
     expect(result.errors).toEqual([expect.objectContaining({ stage: 'collect', code: 'SNMP_TABLE_TRUNCATED', message: expect.stringContaining('dot1qTpFdbTable') })]);
     const observation = result.observation!;
     expect(observation.fdb.filter((e) => e.vlan !== undefined)).toHaveLength(250);
-    expect([...observation.complete].sort()).toEqual(['interfaces', 'neighbors']);
+    expect([...observation.complete].sort()).toEqual(['facts', 'interfaces', 'neighbors']);
   });
 
   it('interfaces cut by the row cap leave the FDB incomplete too, since they name its ports', async () => {
@@ -232,10 +232,10 @@ describe('the SNMP connector against a real snmpd', () => {
     expect(result.observation?.complete.has('fdb')).toBe(false);
   });
 
-  it('when the time budget runs out, the system group is kept and no scope is complete', async () => {
+  it('when the time budget runs out, the system group is kept and no scope but its facts is complete', async () => {
     const result = await collectSnmp('127.0.0.1', agent.port, [v2c('cred-v2c', COMMUNITY)], { ...OPTIONS, budgetMs: 0 });
     expect(result.observation).toMatchObject({ hostname: 'access-sw1', assetType: 'NETWORK_DEVICE', interfaces: [], fdb: [] });
-    expect([...result.observation!.complete]).toEqual([]);
+    expect([...result.observation!.complete]).toEqual(['facts']);
     expect(result.errors).toEqual([expect.objectContaining({ code: 'HOST_TIMEOUT' })]);
   });
 
@@ -264,6 +264,6 @@ describe('the SNMP connector against a real snmpd', () => {
     expect(result.errors).toEqual([]);
     expect(result.observation).toMatchObject({ assetType: 'SERVER', hostname: 'app1', fdb: [], neighbors: [] });
     expect(result.observation?.serialNumber).toBeUndefined();
-    expect([...result.observation!.complete].sort()).toEqual(['fdb', 'interfaces', 'neighbors']);
+    expect([...result.observation!.complete].sort()).toEqual(['facts', 'fdb', 'interfaces', 'neighbors']);
   });
 });

@@ -101,6 +101,15 @@ describe('synthesized assets through GET /assets', () => {
     expect(fromNic.interfaceLinks).toHaveLength(1);
   });
 
+  it('lists the rows of one host with hostId, and refuses hostId with graph types', async () => {
+    const web = await list(`type=SOFTWARE_PACKAGE&hostId=${ids.web}`);
+    expect(web.data.map((r: { displayName: string }) => r.displayName).sort()).toEqual(['nginx', 'openssl']);
+    expect((await list(`type=INTERFACE&hostId=${ids.sw}`)).data.map((r: { displayName: string }) => r.displayName)).toEqual(['Gi1/0/7']);
+    expect((await list(`type=SOFTWARE_PACKAGE&hostId=${ids.web}&site=berlin`)).total).toBe(0);
+    expect((await api.get(`/api/v1/assets?type=VM&hostId=${ids.web}`)).status).toBe(400);
+    expect((await api.get(`/api/v1/assets?hostId=${ids.web}`)).status).toBe(400);
+  });
+
   it('pages over graph rows first, then each synthesized type in order, with one total and working links', async () => {
     const all = await list('type=SERVER,VM,SOFTWARE_PACKAGE,RUNNING_PROCESS&size=100');
     expect(all.total).toBe(2 + 3 + 2);

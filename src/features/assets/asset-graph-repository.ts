@@ -25,6 +25,8 @@ export interface AssetFilter {
   q?: string;
   /** Only assets whose facts or status changed after this time (ISO 8601). */
   updatedAfter?: string;
+  /** Synthesized rows only: those of this host. */
+  hostId?: string;
 }
 
 // Filtered totals kept for reuse while the graph is unchanged.
@@ -78,7 +80,7 @@ const PREDICATES = {
   updatedAfter: 'a.updatedAt > datetime($updatedAfter)',
 };
 
-function whereOf(filter: AssetFilter): { filters: string; params: Record<string, unknown> } {
+function whereOf({ hostId: _synthesizedOnly, ...filter }: AssetFilter): { filters: string; params: Record<string, unknown> } {
   return conjunction(PREDICATES, { ...filter, q: filter.q?.toLowerCase() }, ['a.displayName IS NOT NULL']);
 }
 

@@ -180,6 +180,9 @@ export class AssetReadModel {
         (!filter.statuses?.length || filter.statuses.includes('ACTIVE')),
     );
     const graphFilter = { ...filter, types: graphTypes };
+    if (filter.hostId !== undefined && (synthTypes.length === 0 || graphTypes?.length)) {
+      throw new BadRequestError('hostId selects the rows of a host among synthesized types only (SOFTWARE_PACKAGE, RUNNING_PROCESS, DISCOVERED_SERVICE, INTERFACE).', [{ path: 'query.hostId', message: 'needs synthesized types only' }]);
+    }
     if (synthTypes.length && filter.updatedAfter !== undefined) {
       throw new BadRequestError('updatedAfter applies to graph assets only: synthesized rows keep no change times.', [{ path: 'query.updatedAfter', message: 'not accepted with synthesized types' }]);
     }
@@ -246,10 +249,12 @@ export class AssetReadModel {
   private async synthesizedFilter(filter: AssetFilter): Promise<SynthesizedFilter> {
     const q = filter.q?.toLowerCase();
     const byPlace = filter.sites?.length || filter.environments?.length;
+    const placed = byPlace ? await this.assets.ids({ sites: filter.sites, environments: filter.environments }) : undefined;
+    const host = filter.hostId;
     return {
       q,
       hostsMatchingQ: q ? await this.assets.ids({ q }) : undefined,
-      hostIds: byPlace ? await this.assets.ids({ sites: filter.sites, environments: filter.environments }) : undefined,
+      hostIds: host !== undefined ? (placed && !placed.includes(host) ? [] : [host]) : placed,
     };
   }
 

@@ -41,6 +41,7 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
       environments: list(req.query, 'environment'),
       q: req.query.q as string | undefined,
       updatedAfter: req.query.updatedAfter as string | undefined,
+      hostId: req.query.hostId as string | undefined,
     };
     const sort = parseSort<AssetSortField>(req.query.sort, { field: 'displayName', direction: 'asc' });
     const { rows, total, nav } = await readModel.page(filter, sort, page);
