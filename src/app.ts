@@ -24,6 +24,7 @@ import { healthRouter } from './features/health/health-router.js';
 import { NotFoundError } from './platform/errors.js';
 import { apiDocsRouter, openApiValidator } from './platform/http/openapi.js';
 import { problemHandler } from './platform/http/problem-handler.js';
+import { webAppRouter } from './platform/http/web-app.js';
 import { requestContextMiddleware } from './platform/http/request-context.js';
 
 const JSON_BODY_LIMIT = '1mb';
@@ -47,6 +48,8 @@ export function buildApp(container: Container): Express {
 
   const base = express.Router();
   base.use(apiDocsRouter(apiDocument));
+  // The web UI's pages and files: before the validator, which answers 404 for what api.yaml lacks.
+  base.use(webAppRouter(config.contextPath));
   base.use('/api/v1/import', express.json({ limit: IMPORT_BODY_LIMIT }));
   base.use(express.json({ limit: JSON_BODY_LIMIT }));
   // Who is calling is known before the validator runs; what they may do is checked right after

@@ -1,0 +1,249 @@
+// The pieces every page uses: data loading with its states (loading, empty, error, "you may not"),
+// dense tables, pagers that follow the API's links, confirmation, tabs, copy-once secrets.
+// Device text is untrusted: everything is rendered as text by React, never as HTML.
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from '../api';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Loads with `load` whenever `deps` change; the last answer wins. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    const call = ++latest.current;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => call === latest.current && setState({ data, loading: false }),
+      (error: unknown) => call === latest.current && setState({ error: error instanceof ApiError ? error : new ApiError(0, 'Error', String(error)), loading: false }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+/** Calls `reload` every two seconds while `active` (a run in progress). */
+export function useRefresh(active: boolean, reload: () => void): void {
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(reload, 2000);
+    return () => clearInterval(timer);
+  }, [active, reload]);
+}
+
+export function ErrorBox({ error }: { error: ApiError | undefined }) {
+  if (!error) return null;
+  if (error.status === 403) return <p className="notice forbidden" role="alert">You may not do this: your roles do not allow it.</p>;
+  return (
+    <div className="notice error" role="alert">
+      <strong>{error.title}</strong>
+      {error.detail && error.detail !== error.title ? <> — {error.detail}</> : null}
+      {error.fields.length > 0 && (
+        <ul>
+          {error.fields.map((f) => (
+            <li key={`${f.path}:${f.message}`}>
+              <code>{f.path}</code>: {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Loading, error or empty, or the content. */
+export function States<T>({ loaded, empty, children }: { loaded: Loaded<T>; empty?: (data: T) => boolean; children: (data: T) => ReactNode }) {
+  if (loaded.error) return <ErrorBox error={loaded.error} />;
+  if (loaded.data === undefined) return <p className="muted" aria-busy="true">Loading…</p>;
+  if (empty?.(loaded.data)) return <p className="muted">Nothing to show.</p>;
+  return <>{children(loaded.data)}</>;
+}
+
+export interface Column<T> {
+  key: string;
+  label: string;
+  render: (row: T) => ReactNode;
+  /** The API's sort field, when the list sorts on it. */
+  sort?: string;
+}
+
+export function Table<T>({ rows, columns, rowKey, sort, onSort, caption }: {
+  rows: T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  sort?: { field: string; direction: 'asc' | 'desc' };
+  onSort?: (field: string) => void;
+  caption?: string;
+}) {
+  return (
+    <div className="table-wrap">
+      <table>
+        {caption && <caption>{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => {
+              const sorted = sort && c.sort === sort.field ? sort.direction : undefined;
+              return (
+                <th key={c.key} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                  {c.sort && onSort ? (
+                    <button type="button" className="link" onClick={() => onSort(c.sort as string)}>
+                      {c.label}
+                      {sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </button>
+                  ) : (
+                    c.label
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c) => (
+                <td key={c.key}>{c.render(row)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** First, previous, next and last by the list's own links; the page number and total beside them. */
+export function Pager({ page, total, pageSize, links, onFollow }: {
+  page: number;
+  total: number;
+  pageSize: number;
+  links: { first: string; prev?: string; next?: string; last?: string };
+  onFollow: (link: string) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" disabled={page === 0} onClick={() => onFollow(links.first)}>« First</button>
+      <button type="button" disabled={!links.prev} onClick={() => links.prev && onFollow(links.prev)}>‹ Previous</button>
+      <span>
+        Page {page + 1} of {pages.toLocaleString()} · {total.toLocaleString()} in all
+      </span>
+      <button type="button" disabled={!links.next} onClick={() => links.next && onFollow(links.next)}>Next ›</button>
+      <button type="button" disabled={!links.last || page === pages - 1} onClick={() => links.last && onFollow(links.last)}>Last »</button>
+    </nav>
+  );
+}
+
+/** A button that asks before it acts, in a modal dialog. */
+export function ConfirmButton({ label, question, onConfirm, danger }: { label: string; question: string; onConfirm: () => Promise<void>; danger?: boolean }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const id = useId();
+  return (
+    <>
+      <button type="button" className={danger ? 'danger' : undefined} onClick={() => dialog.current?.showModal()}>{label}</button>
+      <dialog ref={dialog} aria-labelledby={id}>
+        <p id={id}>{question}</p>
+        <ErrorBox error={error} />
+        <div className="actions">
+          <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
+          <button
+            type="button"
+            className={danger ? 'danger' : 'primary'}
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              setError(undefined);
+              try {
+                await onConfirm();
+                dialog.current?.close();
+              } catch (e) {
+                setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            {label}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+export function Tabs({ tabs, current, onChange }: { tabs: { id: string; label: string }[]; current: string; onChange: (id: string) => void }) {
+  return (
+    <div role="tablist" className="tabs">
+      {tabs.map((t) => (
+        <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={t.id === current} aria-controls={`panel-${t.id}`} onClick={() => onChange(t.id)}>
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A secret shown once (a new key or token), with a copy button; it is gone when the box closes. */
+export function ShownOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="notice secret" role="status">
+      <p>{label} It is shown now and never again.</p>
+      <code className="secret-value">{secret}</code>
+      <div className="actions">
+        <button
+          type="button"
+          onClick={async () => {
+            await navigator.clipboard?.writeText(secret).catch(() => undefined);
+            setCopied(true);
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" onClick={onClose}>Done</button>
+      </div>
+    </div>
+  );
+}
+
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      {children}
+    </label>
+  );
+}
+
+/** Several values of a fixed list, as a dropdown of check boxes. */
+export function MultiSelect({ label, options, value, onChange }: { label: string; options: string[]; value: string[]; onChange: (value: string[]) => void }) {
+  return (
+    <details className="multi">
+      <summary>
+        {label}
+        {value.length ? ` (${value.length})` : ''}
+      </summary>
+      <fieldset>
+        <legend className="sr-only">{label}</legend>
+        {options.map((o) => (
+          <label key={o}>
+            <input type="checkbox" checked={value.includes(o)} onChange={(e) => onChange(e.target.checked ? [...value, o] : value.filter((v) => v !== o))} />
+            {o}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+export const when = (iso: unknown) => (typeof iso === 'string' && iso ? new Date(iso).toLocaleString() : '—');
+export const text = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));

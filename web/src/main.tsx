@@ -1,0 +1,75 @@
+// The web UI: a single-page app over the public API, under the service's context path.
+import { lazy, StrictMode, Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
+import { MAY, SessionProvider, useSession } from './session';
+import { AdminPage } from './pages/admin-page';
+import { AssetDetailPage } from './pages/asset-detail-page';
+import { AssetsPage } from './pages/assets-page';
+import { CredentialsPage } from './pages/credentials-page';
+import { DiscoveryPage } from './pages/discovery-page';
+import { LoginPage } from './pages/login-page';
+import { ProfilePage } from './pages/profile-page';
+import { RunPage } from './pages/run-page';
+import { SchemaPage } from './pages/schema-page';
+import './styles.css';
+
+// The graph view and its libraries load only when a topology is opened.
+const TopologyPage = lazy(() => import('./pages/topology-page').then((m) => ({ default: m.TopologyPage })));
+
+function Shell() {
+  const { me, signOut, has } = useSession();
+  const location = useLocation();
+  if (me === undefined) return <p className="muted" aria-busy="true">Loading…</p>;
+  if (me === null) return location.pathname === '/login' ? <LoginPage /> : <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  return (
+    <>
+      <header className="top">
+        <a className="skip" href="#main">Skip to content</a>
+        <span className="brand">Asset inventory</span>
+        <nav aria-label="Main">
+          <NavLink to="/assets">Assets</NavLink>
+          <NavLink to="/discovery">Discovery</NavLink>
+          {has(...MAY.discovery) && <NavLink to="/credentials">Credentials</NavLink>}
+          <NavLink to="/schema">Schema</NavLink>
+          {has(...MAY.admin) && <NavLink to="/admin">Administration</NavLink>}
+          <NavLink to="/profile">Profile</NavLink>
+        </nav>
+        <span className="who">
+          {me.name} <span className="muted">({me.roles.join(', ')})</span>
+          <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>
+        </span>
+      </header>
+      <main id="main">
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <Routes>
+            <Route path="/" element={<Navigate to="/assets" replace />} />
+            <Route path="/login" element={<Navigate to="/assets" replace />} />
+            <Route path="/assets" element={<AssetsPage />} />
+            <Route path="/assets/:id" element={<AssetDetailPage />} />
+            <Route path="/topology/:id" element={<TopologyPage />} />
+            <Route path="/discovery" element={<DiscoveryPage />} />
+            <Route path="/discovery/runs/:id" element={<RunPage />} />
+            <Route path="/credentials" element={<CredentialsPage />} />
+            <Route path="/admin" element={<AdminPage />} />
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/schema" element={<SchemaPage />} />
+            <Route path="*" element={<p>No such page.</p>} />
+          </Routes>
+        </Suspense>
+      </main>
+    </>
+  );
+}
+
+const basename = new URL(document.baseURI).pathname.replace(/\/$/, '');
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <BrowserRouter basename={basename || '/'}>
+      <SessionProvider>
+        <Shell />
+      </SessionProvider>
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,167 @@
+// Administration: users and their roles, integration keys (created and shown once with a copy
+// button, listed, revoked), and the audit trail with its filters.
+import { useState } from 'react';
+import { api, ApiError, query, type Page } from '../api';
+import { ConfirmButton, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, when, type Column } from '../components/ui';
+import { MAY, useSession, type Role } from '../session';
+
+interface User { id: string; username: string; displayName: string | null; roles: Role[]; disabled: boolean; lastLoginAt: string | null }
+export interface Token { id: string; name: string; hint: string; status: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null }
+interface AuditEvent { id: number; occurredAt: string; actorKind: string; actorName: string | null; action: string; targetKind: string | null; targetId: string | null; sourceIp: string | null }
+
+const ROLES: Role[] = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'VIEWER'];
+
+function Users() {
+  const users = useLoad(() => api<Page<User>>('users?size=1000'), []);
+  const [form, setForm] = useState({ username: '', password: '', roles: ['VIEWER'] as Role[] });
+  const [error, setError] = useState<ApiError>();
+  const update = async (user: User, body: object) => {
+    setError(undefined);
+    try {
+      await api(`users/${user.id}`, { method: 'PUT', body });
+      users.reload();
+    } catch (err) {
+      setError(err as ApiError);
+    }
+  };
+  const columns: Column<User>[] = [
+    { key: 'username', label: 'User', render: (u) => u.username },
+    {
+      key: 'roles',
+      label: 'Roles',
+      render: (u) => (
+        <span className="inline-set">
+          {ROLES.map((r) => (
+            <label key={r}><input type="checkbox" checked={u.roles.includes(r)} onChange={(e) => void update(u, { roles: e.target.checked ? [...u.roles, r] : u.roles.filter((x) => x !== r) })} /> {r}</label>
+          ))}
+        </span>
+      ),
+    },
+    { key: 'login', label: 'Last sign-in', render: (u) => when(u.lastLoginAt) },
+    { key: 'state', label: 'State', render: (u) => <button type="button" onClick={() => void update(u, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button> },
+  ];
+  return (
+    <section>
+      <h2>Users</h2>
+      <form
+        className="card inline-form"
+        autoComplete="off"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setError(undefined);
+          try {
+            await api('users', { method: 'POST', body: form });
+            setForm({ username: '', password: '', roles: ['VIEWER'] });
+            users.reload();
+          } catch (err) {
+            setError(err as ApiError);
+          }
+        }}
+      >
+        <Field label="User name"><input required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} /></Field>
+        <Field label="Password (12 characters or more)"><input required type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} /></Field>
+        <Field label="Role">
+          <select value={form.roles[0]} onChange={(e) => setForm({ ...form, roles: [e.target.value as Role] })}>{ROLES.map((r) => <option key={r}>{r}</option>)}</select>
+        </Field>
+        <button type="submit" className="primary">Add user</button>
+      </form>
+      <ErrorBox error={error} />
+      <States loaded={users}>{(p) => <Table rows={p.data} columns={columns} rowKey={(u) => u.id} />}</States>
+    </section>
+  );
+}
+
+/** A list of tokens or keys: create (shown once), list, revoke. */
+export function TokenManager({ title, path, createLabel }: { title: string; path: string; createLabel: string }) {
+  const tokens = useLoad(() => api<Page<Token>>(`${path}?size=1000`), [path]);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<string>();
+  const [error, setError] = useState<ApiError>();
+  const columns: Column<Token>[] = [
+    { key: 'name', label: 'Name', render: (t) => t.name },
+    { key: 'hint', label: 'Begins with', render: (t) => <code>{t.hint}</code> },
+    { key: 'status', label: 'Status', render: (t) => t.status },
+    { key: 'created', label: 'Created', render: (t) => when(t.createdAt) },
+    { key: 'used', label: 'Last used', render: (t) => when(t.lastUsedAt) },
+    {
+      key: 'revoke',
+      label: 'Actions',
+      render: (t) => (t.status === 'ACTIVE' ? <ConfirmButton label="Revoke" danger question={`Revoke ${t.name}? Whatever uses it stops working at once.`} onConfirm={async () => { await api(`${path}/${t.id}`, { method: 'DELETE' }); tokens.reload(); }} /> : '—'),
+    },
+  ];
+  return (
+    <section>
+      <h2>{title}</h2>
+      {created ? (
+        <ShownOnce label="The new secret:" secret={created} onClose={() => setCreated(undefined)} />
+      ) : (
+        <form
+          className="card inline-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setError(undefined);
+            try {
+              const { data } = await api<{ data: { token: string } }>(path, { method: 'POST', body: { name } });
+              setName('');
+              setCreated(data.token);
+              tokens.reload();
+            } catch (err) {
+              setError(err as ApiError);
+            }
+          }}
+        >
+          <Field label="Name"><input required value={name} onChange={(e) => setName(e.target.value)} /></Field>
+          <button type="submit" className="primary">{createLabel}</button>
+        </form>
+      )}
+      <ErrorBox error={error} />
+      <States loaded={tokens} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={columns} rowKey={(t) => t.id} />}</States>
+    </section>
+  );
+}
+
+function Audit() {
+  const [filter, setFilter] = useState({ action: '', actorId: '', targetId: '' });
+  const [applied, setApplied] = useState(filter);
+  const [link, setLink] = useState<string>();
+  const events = useLoad(() => api<Page<AuditEvent>>(link ?? `audit-events${query({ ...applied, size: 50 })}`), [applied, link]);
+  const columns: Column<AuditEvent>[] = [
+    { key: 'when', label: 'When', render: (e) => when(e.occurredAt) },
+    { key: 'actor', label: 'Who', render: (e) => `${text(e.actorName)} (${e.actorKind})` },
+    { key: 'action', label: 'Action', render: (e) => <code>{e.action}</code> },
+    { key: 'target', label: 'Target', render: (e) => (e.targetKind ? `${e.targetKind} ${text(e.targetId)}` : '—') },
+    { key: 'ip', label: 'From', render: (e) => text(e.sourceIp) },
+  ];
+  return (
+    <section>
+      <h2>Audit trail</h2>
+      <form className="filters" onSubmit={(e) => { e.preventDefault(); setLink(undefined); setApplied(filter); }}>
+        <label className="inline"><span>Action</span><input value={filter.action} placeholder="user.create" onChange={(e) => setFilter({ ...filter, action: e.target.value })} /></label>
+        <label className="inline"><span>Actor id</span><input value={filter.actorId} onChange={(e) => setFilter({ ...filter, actorId: e.target.value })} /></label>
+        <label className="inline"><span>Target id</span><input value={filter.targetId} onChange={(e) => setFilter({ ...filter, targetId: e.target.value })} /></label>
+        <button type="submit">Filter</button>
+      </form>
+      <States loaded={events} empty={(p) => p.data.length === 0}>
+        {(p) => (
+          <>
+            <Table rows={p.data} columns={columns} rowKey={(e) => String(e.id)} />
+            <Pager page={p.page} total={p.total} pageSize={p.pageSize} links={p.links} onFollow={setLink} />
+          </>
+        )}
+      </States>
+    </section>
+  );
+}
+
+export function AdminPage() {
+  const { has } = useSession();
+  if (!has(...MAY.admin)) return <p className="notice forbidden">You may not administer this service: your roles do not allow it.</p>;
+  return (
+    <section>
+      <h1>Administration</h1>
+      <Users />
+      <TokenManager title="Integration Keys" path="integration-keys" createLabel="Create key" />
+      <Audit />
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+// Credentials of discovery: list, create and edit. Secret fields can be replaced but are never
+// shown: the service never returns them, and the form forgets what was typed once it is saved.
+import { useState } from 'react';
+import { api, ApiError, type Page } from '../api';
+import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, when, type Column } from '../components/ui';
+import { MAY, useSession } from '../session';
+import type { Credential } from '../types';
+
+// The settings and secret fields of each kind, as the service validates them.
+const KINDS: Record<string, { settings: string[]; secrets: string[] }> = {
+  SSH_PASSWORD: { settings: ['username'], secrets: ['password'] },
+  SSH_KEY: { settings: ['username'], secrets: ['privateKey', 'passphrase'] },
+  SNMP_V2C: { settings: [], secrets: ['community'] },
+  SNMP_V3: { settings: ['username', 'securityLevel', 'authProtocol', 'privProtocol', 'contextName'], secrets: ['authKey', 'privKey'] },
+  WINRM: { settings: ['username'], secrets: ['password'] },
+  HTTP_BASIC: { settings: ['username', 'baseUrl'], secrets: ['password'] },
+  CLOUD_ACCESS_KEY: { settings: ['provider', 'accessKeyId', 'region', 'tenantId'], secrets: ['secretAccessKey'] },
+};
+
+function CredentialForm({ credential, onDone }: { credential?: Credential; onDone: () => void }) {
+  const [kind, setKind] = useState(credential?.kind ?? 'SSH_PASSWORD');
+  const [name, setName] = useState(credential?.name ?? '');
+  const [patterns, setPatterns] = useState(credential?.matchPatterns.join('\n') ?? '');
+  const [settings, setSettings] = useState<Record<string, string>>(Object.fromEntries(Object.entries(credential?.settings ?? {}).map(([k, v]) => [k, String(v)])));
+  const [secrets, setSecrets] = useState<Record<string, string>>({});
+  const [error, setError] = useState<ApiError>();
+  const spec = KINDS[kind] ?? { settings: [], secrets: [] };
+  return (
+    <form
+      className="card"
+      autoComplete="off"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setError(undefined);
+        const body: Record<string, unknown> = {
+          name,
+          matchPatterns: patterns.split(/[\s,]+/).filter(Boolean),
+          settings: Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== '' && spec.settings.includes(k))),
+        };
+        const given = Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== ''));
+        if (!credential) Object.assign(body, { kind, secrets: given });
+        else if (Object.keys(given).length) body.secrets = given;
+        try {
+          await api(credential ? `credentials/${credential.id}` : 'credentials', { method: credential ? 'PUT' : 'POST', body });
+          // Nothing of a secret stays in the page once it is saved.
+          setSecrets({});
+          onDone();
+        } catch (err) {
+          setError(err as ApiError);
+        }
+      }}
+    >
+      <h2>{credential ? `Edit ${credential.name}` : 'New credential'}</h2>
+      <Field label="Name"><input required value={name} onChange={(e) => setName(e.target.value)} /></Field>
+      {!credential && (
+        <Field label="Kind">
+          <select value={kind} onChange={(e) => { setKind(e.target.value); setSettings({}); setSecrets({}); }}>
+            {Object.keys(KINDS).map((k) => <option key={k}>{k}</option>)}
+          </select>
+        </Field>
+      )}
+      <Field label="Match patterns (CIDRs, IPs, host names with * and ?; one per line)">
+        <textarea rows={2} value={patterns} onChange={(e) => setPatterns(e.target.value)} />
+      </Field>
+      {spec.settings.map((s) => (
+        <Field key={s} label={s}><input value={settings[s] ?? ''} onChange={(e) => setSettings({ ...settings, [s]: e.target.value })} /></Field>
+      ))}
+      {spec.secrets.map((s) => (
+        <Field key={s} label={`${s} (write-only${credential?.secretFields?.includes(s) ? '; set — type to replace' : ''})`}>
+          {s === 'privateKey' ? (
+            <textarea rows={3} value={secrets[s] ?? ''} onChange={(e) => setSecrets({ ...secrets, [s]: e.target.value })} />
+          ) : (
+            <input type="password" autoComplete="new-password" value={secrets[s] ?? ''} onChange={(e) => setSecrets({ ...secrets, [s]: e.target.value })} />
+          )}
+        </Field>
+      ))}
+      <ErrorBox error={error} />
+      <div className="actions">
+        <button type="button" onClick={() => { setSecrets({}); onDone(); }}>Cancel</button>
+        <button type="submit" className="primary">Save</button>
+      </div>
+    </form>
+  );
+}
+
+export function CredentialsPage() {
+  const { has } = useSession();
+  const credentials = useLoad(() => api<Page<Credential>>('credentials?size=1000'), []);
+  const [editing, setEditing] = useState<Credential | 'new'>();
+  if (!has(...MAY.discovery)) return <p className="notice forbidden">You may not see credentials: your roles do not allow it.</p>;
+  const columns: Column<Credential>[] = [
+    { key: 'name', label: 'Name', render: (c) => c.name },
+    { key: 'kind', label: 'Kind', render: (c) => c.kind },
+    { key: 'patterns', label: 'Match patterns', render: (c) => c.matchPatterns.join(', ') || '—' },
+    { key: 'secrets', label: 'Secrets set', render: (c) => (c.secretFields ?? []).join(', ') || '—' },
+    { key: 'updated', label: 'Updated', render: (c) => when(c.updatedAt) },
+    {
+      key: 'actions',
+      label: 'Actions',
+      render: (c) => (
+        <span className="actions">
+          <button type="button" onClick={() => setEditing(c)}>Edit</button>
+          <ConfirmButton label="Delete" danger question={`Delete the credential ${c.name}?`} onConfirm={async () => { await api(`credentials/${c.id}`, { method: 'DELETE' }); credentials.reload(); }} />
+        </span>
+      ),
+    },
+  ];
+  return (
+    <section>
+      <h1>Credentials</h1>
+      {editing ? (
+        <CredentialForm key={editing === 'new' ? 'new' : editing.id} credential={editing === 'new' ? undefined : editing} onDone={() => { setEditing(undefined); credentials.reload(); }} />
+      ) : (
+        <button type="button" className="primary" onClick={() => setEditing('new')}>New credential</button>
+      )}
+      <States loaded={credentials} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={columns} rowKey={(c) => c.id} />}</States>
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+// One discovery run: live status and a progress bar while it runs, the summary, the errors by
+// host, method and stage, the hosts and the identity rule that matched each, the diagnosis of a
+// failed run (with a refresh for those allowed) and the delivery of its alert.
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, ApiError, type Page } from '../api';
+import { ErrorBox, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
+import { MAY, useSession } from '../session';
+import type { Run } from '../types';
+import { Progress } from './discovery-page';
+
+interface RunHost { address: string; assetId: string; created: boolean; matchedBy: string | null; methods: string[]; outcome: string }
+interface Diagnosis { status: string; summary?: string; likelyCauses?: string[]; recommendedActions?: string[]; confidence?: string; model?: string; createdAt?: string; reason?: string }
+interface Alert { status: string; format?: string; attempts?: number; lastAttemptAt?: string | null; nextAttemptAt?: string | null; lastError?: string | null }
+
+type RunError = NonNullable<Run['errors']>[number];
+
+function DiagnosisView({ runId, failed }: { runId: string; failed: boolean }) {
+  const { has } = useSession();
+  const diagnosis = useLoad(() => api<{ data: Diagnosis }>(`runs/${runId}/diagnosis`), [runId]);
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <section aria-labelledby="diagnosis">
+      <h2 id="diagnosis">Diagnosis</h2>
+      <States loaded={diagnosis}>
+        {({ data: d }) => (
+          <div className="diagnosis">
+            <p>Status: <strong>{d.status}</strong>{d.model ? <span className="muted"> · {d.model}, {when(d.createdAt)}</span> : null}</p>
+            {d.summary && <p>{d.summary}</p>}
+            {d.reason && <p className="muted">{d.reason}</p>}
+            {d.likelyCauses?.length ? (<><h3>Likely causes</h3><ol>{d.likelyCauses.map((c) => <li key={c}>{c}</li>)}</ol></>) : null}
+            {d.recommendedActions?.length ? (<><h3>What to do</h3><ol>{d.recommendedActions.map((c) => <li key={c}>{c}</li>)}</ol></>) : null}
+            {d.confidence && <p className="muted">Confidence: {d.confidence}</p>}
+          </div>
+        )}
+      </States>
+      <ErrorBox error={error} />
+      {failed && has(...MAY.discovery) && (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            setError(undefined);
+            try {
+              await api(`runs/${runId}/diagnosis`, { method: 'POST' });
+              diagnosis.reload();
+            } catch (err) {
+              setError(err as ApiError);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          Refresh the diagnosis
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function RunPage() {
+  const { id = '' } = useParams();
+  const run = useLoad(() => api<{ data: Run }>(`discovery/runs/${id}`), [id]);
+  const hosts = useLoad(() => api<Page<RunHost>>(`discovery/runs/${id}/hosts?size=1000`), [id, run.data?.data.status]);
+  const alert = useLoad(() => api<{ data: Alert }>(`runs/${id}/alert`), [id, run.data?.data.status]);
+  const going = run.data ? ['QUEUED', 'RUNNING'].includes(run.data.data.status) : false;
+  useRefresh(going, run.reload);
+  const errorColumns: Column<RunError>[] = [
+    { key: 'address', label: 'Host', render: (e) => text(e.address) },
+    { key: 'method', label: 'Method', render: (e) => e.method },
+    { key: 'stage', label: 'Stage', render: (e) => e.stage },
+    { key: 'code', label: 'Code', render: (e) => <code>{e.code}</code> },
+    { key: 'message', label: 'Message', render: (e) => e.message },
+  ];
+  const hostColumns: Column<RunHost>[] = [
+    { key: 'address', label: 'Address', render: (h) => h.address },
+    { key: 'asset', label: 'Asset', render: (h) => <Link to={`/assets/${h.assetId}`}>{h.created ? 'new asset' : 'known asset'}</Link> },
+    { key: 'rule', label: 'Matched by', render: (h) => text(h.matchedBy) },
+    { key: 'methods', label: 'Methods', render: (h) => h.methods.join(', ') || '—' },
+    { key: 'outcome', label: 'Outcome', render: (h) => h.outcome },
+  ];
+  return (
+    <States loaded={run}>
+      {({ data: r }) => {
+        const failed = r.status === 'FAILED' || r.status === 'COMPLETED_WITH_ERRORS';
+        return (
+          <section>
+            <h1>Run of {r.targetName}</h1>
+            <p className="run-status">
+              <span className={`status ${r.status.toLowerCase()}`} data-status={r.status}>{r.status}</span> <Progress run={r} />
+              <span className="muted"> · queued {when(r.queuedAt)}, started {when(r.startedAt)}, finished {when(r.finishedAt)}</span>
+            </p>
+            {r.failureReason && <p className="notice error">{r.failureReason}</p>}
+            <p>Hosts responding {r.summary.hostsResponding}, assets created {r.summary.assetsCreated}, updated {r.summary.assetsUpdated}, errors {r.summary.errors}.</p>
+            <h2>Errors</h2>
+            {r.errors?.length ? <Table rows={r.errors} columns={errorColumns} rowKey={(e) => `${e.address}-${e.method}-${e.stage}-${e.code}`} /> : <p className="muted">None.</p>}
+            <h2>Hosts</h2>
+            <States loaded={hosts} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={hostColumns} rowKey={(h) => h.address} />}</States>
+            {failed && <DiagnosisView runId={r.id} failed={failed} />}
+            <h2>Alert</h2>
+            <States loaded={alert}>
+              {({ data: a }) => (
+                <p>
+                  {a.status}
+                  {a.attempts ? ` after ${a.attempts} attempt${a.attempts === 1 ? '' : 's'}` : ''}
+                  {a.lastError ? <span className="muted"> · {a.lastError}</span> : null}
+                </p>
+              )}
+            </States>
+          </section>
+        );
+      }}
+    </States>
+  );
+}
