@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the tests need beyond npm, from Debian's packages: Java 17+ and Maven (the local Neo4j
-# launcher); the discovery peers: OpenSSH's sshd, net-snmp's snmpd and tools, lldpd, redis-server,
+# launcher); Chromium (the web UI's browser tests, driven by playwright-core: no browser is
+# downloaded); the discovery peers: OpenSSH's sshd, net-snmp's snmpd and tools, lldpd, redis-server,
 # sudo, iproute2 (network namespaces), nftables (a host that filters TCP), ping (the ICMP sweep),
 # procps and perl (the lab hosts' init). Installed when
 # missing and we are root; otherwise named in a clear message (the peer tests then say they did
@@ -10,6 +11,7 @@ set -euo pipefail
 required=()
 command -v java >/dev/null 2>&1 || required+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null 2>&1 || required+=(maven)
+[ -x /usr/bin/chromium ] || required+=(chromium)
 
 peers=()
 [ -x /usr/sbin/sshd ] || peers+=(openssh-server)

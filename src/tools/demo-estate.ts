@@ -40,7 +40,8 @@ function random(seed: number): () => number {
 
 const pad = (n: number, width = 5) => String(n).padStart(width, '0');
 const mac = (n: number, prefix: string) => `${prefix}:${[(n >> 16) & 255, (n >> 8) & 255, n & 255].map((x) => x.toString(16).padStart(2, '0')).join(':')}`;
-const ip = (n: number, base: number) => `10.${base + ((n >> 16) & 63)}.${(n >> 8) & 255}.${(n & 255) || 1}`;
+// One address per n (up to 2^21): host parts 1 to 128, so that no two assets of a kind share one.
+const ip = (n: number, base: number) => `10.${base + ((n >> 15) & 63)}.${(n >> 7) & 255}.${(n & 127) + 1}`;
 
 type SubRecords = { [K in keyof SubRecordBundle]-?: NonNullable<SubRecordBundle[K]> };
 const noSubRecords = (): SubRecords => ({ software: [], services: [], processes: [], interfaces: [], neighbors: [], fdb: [] });

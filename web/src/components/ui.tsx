@@ -62,8 +62,9 @@ export function ErrorBox({ error }: { error: ApiError | undefined }) {
 export function States<T>({ loaded, empty, children }: { loaded: Loaded<T>; empty?: (data: T) => boolean; children: (data: T) => ReactNode }) {
   if (loaded.error) return <ErrorBox error={loaded.error} />;
   if (loaded.data === undefined) return <p className="muted" aria-busy="true">Loading…</p>;
-  if (empty?.(loaded.data)) return <p className="muted">Nothing to show.</p>;
-  return <>{children(loaded.data)}</>;
+  if (empty?.(loaded.data)) return <p className="muted" aria-busy={loaded.loading}>Nothing to show.</p>;
+  // What was shown stays while the next answer loads (no flicker); aria-busy says it is going.
+  return <div className="loaded" aria-busy={loaded.loading}>{children(loaded.data)}</div>;
 }
 
 export interface Column<T> {

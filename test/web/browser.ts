@@ -1,0 +1,55 @@
+/// <reference lib="dom" />
+// Debian's Chromium driven by playwright-core (never a downloaded browser), with the flags this
+// sandbox needs, axe-core run in the page, and a screenshot kept per test under test-results/.
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { fromProjectRoot } from '../../src/platform/project-root.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = fromProjectRoot('test-results', 'web');
+const AXE = fromProjectRoot('node_modules', 'axe-core', 'axe.min.js');
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A new page of a new context (its own cookies) at 1280x800, page errors collected. */
+export async function openPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors };
+}
+
+export async function signIn(page: Page, base: string, username: string, password: string): Promise<void> {
+  await page.goto(`${base}/assets`);
+  await page.getByLabel('User name').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Assets', level: 1 }).waitFor();
+}
+
+/** The serious and critical accessibility violations axe-core finds on the page as it is now. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated, not added as a script: the page's Content-Security-Policy refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  return violations;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
