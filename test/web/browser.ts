@@ -1,22 +1,14 @@
 /// <reference lib="dom" />
-// Debian's Chromium driven by playwright-core (never a downloaded browser), with the flags this
-// sandbox needs, axe-core run in the page, and a screenshot kept per test under test-results/.
+// Pages of Debian's Chromium (src/tools/chromium.ts), axe-core run in them, and a screenshot
+// kept per test under test-results/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
+export { launchChromium as launch } from '../../src/tools/chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = fromProjectRoot('test-results', 'web');
 const AXE = fromProjectRoot('node_modules', 'axe-core', 'axe.min.js');
-
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 /** A new page of a new context (its own cookies) at 1280x800, page errors collected. */
 export async function openPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; errors: string[] }> {

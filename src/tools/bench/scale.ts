@@ -23,6 +23,7 @@ import { pageWindow, windowed, type PageWindow } from '../../platform/http/pagin
 import { copySetting } from '../../platform/postgres/copy-out.js';
 import { fromProjectRoot } from '../../platform/project-root.js';
 import { demoEstate } from '../demo-estate.js';
+import { FILTER_CHANGES, measureWebUi } from './web-ui.js';
 import {
   BENCH_ACTOR, benchConfig, elapsedMs, int, interleaved, loadAverage, machine, median, ms, ratio, throughputs, withDataDir, withStores, writeSection,
   apiClient, lightGet, type ApiClient, type Throughput,
@@ -219,6 +220,7 @@ const rate = (r: StreamRun) => r.rows / r.seconds;
 const LIST_ITERATIONS = 100;
 const LOAD_SECONDS = 20;
 const CONCURRENCY = 16;
+const CHANGE_FEED_ITEMS = 100_000;
 
 /** Every page of a list by its next links, twice, beside the same walk through the repository. */
 async function walkRate(walk: () => Promise<number>): Promise<{ rowsPerSecond: number; seconds: number; rows: number }> {
@@ -316,6 +318,31 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   const relHttp = await walkRate(relWalkHttp);
   const relBare = await walkRate(relWalkBare);
   console.log(`relationships: ${int(relHttp.rowsPerSecond)} rows/s over HTTP, ${int(relBare.rowsPerSecond)} bare`);
+
+  // Following the change feed from the beginning for 100,000 changes (the estate's creations).
+  const feedTarget = Math.min(CHANGE_FEED_ITEMS, facts.assets + facts.relationships);
+  const feedHttp = async () => {
+    let rows = 0;
+    let url = '/api/v1/changes?after=0&limit=1000';
+    while (rows < feedTarget) {
+      const page: { data: unknown[]; links: { next: string } } = await api.get(url);
+      rows += page.data.length;
+      url = page.links.next.replace(service.base, '');
+    }
+    return rows;
+  };
+  const feedBare = async () => {
+    let rows = 0;
+    let after = 0;
+    while (rows < feedTarget) {
+      const page = await container.changes.after(after, 1000);
+      rows += page.items.length;
+      after = Number(page.cursor);
+    }
+    return rows;
+  };
+  const feed = { http: await walkRate(feedHttp), bare: await walkRate(feedBare) };
+  console.log(`changes: ${int(feed.http.rowsPerSecond)} rows/s over HTTP, ${int(feed.bare.rowsPerSecond)} bare`);
   loads.push(loadAverage());
 
   // Topology.
@@ -330,6 +357,12 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
     topoLines.push(`| GET /topology/{hypervisor}/neighbors?depth=${depth} | ${ms(t.path)} | ${ms(t.floor)} | ${ratio(t.path.median, t.floor.median)} |`);
     console.log(topoLines.at(-1));
   }
+  loads.push(loadAverage());
+
+  // The web UI in Chromium: a topology from a vCenter (its sites' clusters, hypervisors and VMs) at 2,000 assets.
+  const vcenter = (await api.get<{ data: { id: string }[] }>('/api/v1/assets?type=VIRTUALIZATION_MANAGER&size=1')).data[0]?.id as string;
+  const ui = await measureWebUi(container, service.base, vcenter);
+  console.log(`web UI: ${JSON.stringify(ui)}`);
   loads.push(loadAverage());
 
   // Per-request overhead under load.
@@ -404,11 +437,24 @@ ${listLines.join('\n')}
 
 Walking every active relationship by next links at size=1000: **${int(relHttp.rowsPerSecond)} rows/s** over HTTP (${int(relHttp.rows)} rows in ${relHttp.seconds.toFixed(1)} s) against ${int(relBare.rowsPerSecond)} rows/s for the same pages read bare (${ratio(relHttp.rowsPerSecond, relBare.rowsPerSecond)}); the better of two walks each.
 
+Following the change feed (\`GET /changes\`, limit=1000) from the beginning for ${int(feed.http.rows)} changes: **${int(feed.http.rowsPerSecond)} changes/s** over HTTP (${feed.http.seconds.toFixed(1)} s) against ${int(feed.bare.rowsPerSecond)} changes/s for the same reads through the feed's service in the benchmark's process (${ratio(feed.http.rowsPerSecond, feed.bare.rowsPerSecond)}); the better of two reads each.
+
 ### Topology (ms, median / p99; floor: the one breadth-first statement, capped at 500 assets)
 
 | Path | HTTP | Floor | Ratio |
 |---|---|---|---|
 ${topoLines.join('\n')}
+
+### The web UI in Chromium (headless, 1280×800, software WebGL)
+
+| Figure | Value |
+|---|---|
+| JavaScript of the first visit, gzipped | ${ui.initialJsGzipKb.toFixed(0)} KiB (and ${ui.lazyJsGzipKb.toFixed(0)} KiB loaded later, by the pages that need it) |
+| Asset list: a change of filter to the new rows shown (median / p95 of ${FILTER_CHANGES}) | ${ui.filterChange.median.toFixed(0)} / ${ui.filterChange.p95.toFixed(0)} ms |
+| Topology of a vCenter at depth 5, capped at 2,000 assets: assets and links drawn | ${int(ui.topology.nodes)} assets, ${int(ui.topology.edges)} links |
+| Topology: from navigation to the first drawing (request, answer and first frame) | ${ui.topology.firstDrawMs.toFixed(0)} ms |
+| Topology: the layout (ForceAtlas2 in a worker) after the first drawing | ${ui.topology.layoutMs.toFixed(0)} ms |
+| Topology: panning by dragging, frames per second (median) and p95 frame time | ${ui.topology.panFps.toFixed(0)} fps, ${ui.topology.panP95FrameMs.toFixed(0)} ms |
 
 ### Per-request overhead at concurrency ${CONCURRENCY} (requests/s, with median / p99 latency; ${LOAD_SECONDS} s each, in two halves around the floor)
 
