@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ChangeGraphRepository } from '../../src/features/changes/change-graph-repository.js';
+import { AssetNameStore } from '../../src/features/import/asset-name-store.js';
+import { RetentionSweep } from '../../src/features/maintenance/retention-sweep.js';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -54,6 +57,20 @@ describe('retention and aging', () => {
     const res = await run('retention-sweep');
     expect(res.body.data.summary.orphanRowsRemoved).toBe(2);
     expect(await db()('software_packages').where({ asset_id: ghost }).count('* as c')).toEqual([{ c: '0' }]);
+  });
+
+  it('keeps the copied name of every asset across the pages of the name reconciliation, and drops only the names the graph lacks', async () => {
+    const { container } = service.running;
+    // Pages of two assets: every page but the first starts after an id that the page before holds.
+    const sweep = new RetentionSweep(container.db, container.graph, new AssetNameStore(container.db), new ChangeGraphRepository(container.graph), { subAssetDays: 30, retiredDays: 30 }, 2);
+    const gone = randomUUID();
+    await db()('asset_names').insert({ asset_id: gone, display_name: 'gone', hostname: null, updated_at: new Date() });
+    await db()('asset_names').update({ updated_at: new Date(Date.now() - DAY) });
+    const graphIds = (await cypher('MATCH (a:Asset) RETURN a.id AS id', {})).records.map((r) => r.get('id') as string);
+    expect(graphIds.length).toBeGreaterThanOrEqual(4);
+    const summary = await sweep.run();
+    expect(summary.assetNamesRemoved).toBe(1);
+    expect((await db()('asset_names').pluck('asset_id')).sort()).toEqual([...graphIds].sort());
   });
 
   it('moves ACTIVE to STALE after 7 days and STALE to INACTIVE after 30, never touches DECOMMISSIONED, and an observation revives', async () => {

@@ -29,10 +29,11 @@ export class AssetNameStore {
     );
   }
 
-  /** Rows of assets outside `existing` (ids in [from, to]) written before `before`: the graph no longer has them. */
-  async deleteMissing(existing: string[], range: { from: string; to: string }, before: Date): Promise<number> {
-    return this.db('asset_names')
-      .whereBetween('asset_id', [range.from, range.to])
+  /** Rows of assets outside `existing` (ids after `after`, or from the first, through `through`) written before `before`: the graph no longer has them. */
+  async deleteMissing(existing: string[], range: { after: string | null; through: string }, before: Date): Promise<number> {
+    const rows = this.db('asset_names').where('asset_id', '<=', range.through);
+    if (range.after !== null) rows.where('asset_id', '>', range.after);
+    return rows
       .whereNotIn('asset_id', existing)
       .where('updated_at', '<', before)
       .delete();

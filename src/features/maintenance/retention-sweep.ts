@@ -17,7 +17,6 @@ export interface RetentionSummary {
 }
 
 const BATCH = 10_000;
-const MIN_ID = '00000000-0000-0000-0000-000000000000';
 const MAX_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 // A name written this recently may belong to an import whose graph write is still to come.
 const IN_FLIGHT_MS = 10 * 60_000;
@@ -30,6 +29,7 @@ export class RetentionSweep {
     private readonly names: AssetNameStore,
     private readonly changes: ChangeGraphRepository,
     private readonly days: { subAssetDays: number; retiredDays: number },
+    private readonly batch = BATCH,
   ) {
     graph.catalog.require('assets/find-existing-asset-ids', 'assets/find-asset-names-after');
   }
@@ -49,12 +49,13 @@ export class RetentionSweep {
   private async reconcileNames(now: Date): Promise<number> {
     const before = new Date(now.getTime() - IN_FLIGHT_MS);
     let removed = 0;
-    let after = MIN_ID;
+    let after: string | null = null;
     for (;;) {
-      const page = await this.graph.read<AssetName & Record<string, unknown>>('assets/find-asset-names-after', { afterId: after, limit: int(BATCH) });
+      const page: AssetName[] = await this.graph.read<AssetName & Record<string, unknown>>('assets/find-asset-names-after', { afterId: after ?? '', limit: int(this.batch) });
       await this.names.upsert(page.map((n) => ({ ...n, displayName: n.displayName ?? n.assetId })), { exact: true });
-      const last = page.length === BATCH ? (page.at(-1) as AssetName).assetId : MAX_ID;
-      removed += await this.names.deleteMissing(page.map((n) => n.assetId), { from: after, to: last }, before);
+      const last: string = page.length === this.batch ? (page.at(-1) as AssetName).assetId : MAX_ID;
+      // The page covers the ids after the previous page's last one (which that page holds) up to its own last.
+      removed += await this.names.deleteMissing(page.map((n) => n.assetId), { after, through: last }, before);
       if (last === MAX_ID) return removed;
       after = last;
     }
