@@ -62,8 +62,7 @@ export class NeoGraph {
 
   /** Runs a catalogued read statement (its placeholders filled by `fragments`) and returns plain objects. */
   async read<T extends RecordShape>(statement: string, params: CypherParams = {}, fragments?: Record<string, string>): Promise<T[]> {
-    const text = fragments ? this.catalog.render(statement, fragments) : this.catalog.get(statement);
-    return this.session('READ', (tx) => tx.run<T>(text, params)).then(toObjects);
+    return (await this.autoCommitRead<T>(statement, params, fragments)).rows;
   }
 
   /**
@@ -71,31 +70,18 @@ export class NeoGraph {
    * transaction committed between them.
    */
   async readWithBookmark<T extends RecordShape>(statement: string, params: CypherParams = {}, fragments?: Record<string, string>): Promise<{ rows: T[]; bookmark: string }> {
-    const text = fragments ? this.catalog.render(statement, fragments) : this.catalog.get(statement);
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
-    try {
-      const rows = toObjects(await session.executeRead((tx) => tx.run<T>(text, params)));
-      return { rows, bookmark: session.lastBookmarks().join(',') };
-    } finally {
-      await session.close();
-    }
+    return this.autoCommitRead<T>(statement, params, fragments);
   }
 
   /** The bookmark of the database now (see readWithBookmark). */
   async bookmark(): Promise<string> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
-    try {
-      await session.executeRead((tx) => tx.run('RETURN 1'));
-      return session.lastBookmarks().join(',');
-    } finally {
-      await session.close();
-    }
+    return (await this.run('RETURN 1', {})).bookmark;
   }
 
   /** Runs a catalogued write statement in a managed (retried) transaction. */
   async write<T extends RecordShape>(statement: string, params: CypherParams = {}): Promise<T[]> {
     const text = this.catalog.get(statement);
-    return this.session('WRITE', (tx) => tx.run<T>(text, params)).then(toObjects);
+    return this.writeTransaction((tx) => tx.run<T>(text, params)).then(toObjects);
   }
 
   /**
@@ -120,13 +106,32 @@ export class NeoGraph {
     }
   }
 
-  private async session<T>(mode: 'READ' | 'WRITE', work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const session = this.driver.session({
-      database: this.database,
-      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
-    });
+  private autoCommitRead<T extends RecordShape>(statement: string, params: CypherParams, fragments?: Record<string, string>): Promise<{ rows: T[]; bookmark: string }> {
+    return this.run<T>(fragments ? this.catalog.render(statement, fragments) : this.catalog.get(statement), params);
+  }
+
+  /**
+   * One read in an auto-commit transaction: RUN and PULL in one round trip, without the BEGIN and
+   * COMMIT of a managed transaction, which cost a short read about as much again on this path. A
+   * failure that a managed transaction would retry (a cluster member going away) is tried once more.
+   */
+  private async run<T extends RecordShape>(text: string, params: CypherParams, retried = false): Promise<{ rows: T[]; bookmark: string }> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
     try {
-      return await (mode === 'READ' ? session.executeRead(work) : session.executeWrite(work));
+      const rows = toObjects(await session.run<T>(text, params));
+      return { rows, bookmark: session.lastBookmarks().join(',') };
+    } catch (error) {
+      if (!retried && neo4j.isRetryableError(error as Error)) return this.run<T>(text, params, true);
+      throw error;
+    } finally {
+      await session.close();
+    }
+  }
+
+  private async writeTransaction<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
+    try {
+      return await session.executeWrite(work);
     } finally {
       await session.close();
     }
