@@ -16,7 +16,6 @@ import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-ser
 import { LOCAL_DATABASE } from './platform/postgres/open-database.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
-
 /** The local Neo4j's password, in the data folder beside the other generated local secrets. */
 export const LOCAL_NEO4J_PASSWORD_FILE = 'neo4j-password';
 
@@ -88,16 +87,16 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
       config.neo4jUri
         ? { uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword }
         : startLocalNeo4j({
-          dataDir: path.join(config.dataDir, 'neo4j'),
-          passwordFile: path.join(config.dataDir, LOCAL_NEO4J_PASSWORD_FILE),
-          boltPort: config.localNeo4jBoltPort,
-          heap: config.localNeo4jHeap,
-          pageCache: config.localNeo4jPageCache,
-          logger,
-        }).then(({ stop, ...server }) => {
-          cleanups.push(stop);
-          return server;
-        }),
+            dataDir: path.join(config.dataDir, 'neo4j'),
+            passwordFile: path.join(config.dataDir, LOCAL_NEO4J_PASSWORD_FILE),
+            boltPort: config.localNeo4jBoltPort,
+            heap: config.localNeo4jHeap,
+            pageCache: config.localNeo4jPageCache,
+            logger,
+          }).then(({ stop, ...server }) => {
+            cleanups.push(stop);
+            return server;
+          }),
     ]);
     if (postgres.status === 'rejected') throw postgres.reason;
     if (neo4j.status === 'rejected') throw neo4j.reason;

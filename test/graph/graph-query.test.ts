@@ -2,7 +2,6 @@
 // estate, every refused class with the graph unchanged, the READ transaction as the last line of
 // defence, the time-out (the query is gone from Neo4j), the row cap, the audit trail and the roles.
 import { readFileSync } from 'node:fs';
-import neo4j from 'neo4j-driver';
 import { AdHocQueryGraphRepository } from '../../src/features/graph-query/ad-hoc-query-graph-repository.js';
 import { encodeValue, GraphCollector } from '../../src/features/graph-query/graph-values.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
@@ -184,6 +183,8 @@ describe('POST /graph/query', () => {
       text: '100000000000',
     });
     expect(running.filter((t) => !t.currentQuery.startsWith('SHOW TRANSACTIONS'))).toEqual([]);
+    const audit = await p.adminToken.get('/api/v1/audit-events?action=graph.query&size=1000');
+    expect(audit.body.data.find((e: { details: { query: string } }) => e.details.query === query)?.details.outcome).toBe('TIMED_OUT');
   });
 
   it('writes every query, run or refused, to the audit trail with its caller and text, never its results', async () => {
@@ -211,20 +212,5 @@ describe('POST /graph/query', () => {
     await analyst.post(QUERY_PATH, { query: 'MATCH (n RETURN n' });
     const password = testNeo4jPassword();
     expect(service.logLines.join('\n')).not.toContain(password);
-  });
-});
-
-describe('the local Neo4j', () => {
-  it('refuses a Bolt connection without credentials, and one with a wrong password', async () => {
-    const uri = process.env.TEST_NEO4J_URI as string;
-    // A user name other than neo4j: failed sign-ins of neo4j itself would lock the tests' own user for a while.
-    for (const auth of [undefined, neo4j.auth.basic('intruder', 'wrong-password')]) {
-      const driver = neo4j.driver(uri, auth, { maxTransactionRetryTime: 0, connectionTimeout: 5000 });
-      try {
-        await expect(driver.executeQuery('MATCH (a:Asset) RETURN count(a) AS n')).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
-      } finally {
-        await driver.close();
-      }
-    }
   });
 });

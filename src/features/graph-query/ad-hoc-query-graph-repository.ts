@@ -24,8 +24,15 @@ export interface AdHocQueryOptions {
 
 // Neo4j errors whose message is about the caller's own query, and helps them fix it.
 const QUERY_ERROR = /^Neo\.ClientError\.(Statement|Procedure|Schema)\./;
-const TIMED_OUT = /^Neo\.ClientError\.Transaction\.(TransactionTimedOut|Terminated|TransactionMarkedAsFailed)/;
+const TIMED_OUT = /^Neo\.ClientError\.Transaction\.TransactionTimedOut/;
 const MESSAGE_MAX = 600;
+
+/** Neo4j stopped the query at its time-out. */
+export class QueryTimedOutError extends UnprocessableContentError {
+  constructor(timeoutMs: number) {
+    super(`The query ran longer than ${timeoutMs} ms (service.graph-query.timeout-ms) and was stopped.`);
+  }
+}
 
 export class AdHocQueryGraphRepository {
   constructor(private readonly graph: NeoGraph) {}
@@ -58,9 +65,7 @@ export class AdHocQueryGraphRepository {
 
 function translate(error: Neo4jError, timeoutMs: number): Error {
   const code = typeof error.code === 'string' ? error.code : '';
-  if (TIMED_OUT.test(code)) {
-    return new UnprocessableContentError(`The query ran longer than ${timeoutMs} ms (service.graph-query.timeout-ms) and was stopped.`);
-  }
+  if (TIMED_OUT.test(code)) return new QueryTimedOutError(timeoutMs);
   if (code === 'Neo.ClientError.Statement.AccessMode') {
     return new BadRequestError('The query tried to write; the query endpoint only reads.');
   }

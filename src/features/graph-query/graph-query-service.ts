@@ -6,7 +6,7 @@ import neo4j from 'neo4j-driver';
 import { BadRequestError } from '../../platform/errors.js';
 import type { CypherParams } from '../../platform/neo4j/neo4j-graph.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import type { AdHocQueryGraphRepository, AdHocQueryResult } from './ad-hoc-query-graph-repository.js';
+import { QueryTimedOutError, type AdHocQueryGraphRepository, type AdHocQueryResult } from './ad-hoc-query-graph-repository.js';
 import { refusalOf } from './read-only-cypher.js';
 
 export const DEFAULT_ROW_LIMIT = 1000;
@@ -54,7 +54,7 @@ export class GraphQueryService {
       await record('OK', { rows: result.rows.length, truncated: result.truncated });
       return { ...result, limit };
     } catch (error) {
-      await record('FAILED', { status: (error as { status?: number }).status ?? 500 });
+      await record(error instanceof QueryTimedOutError ? 'TIMED_OUT' : 'FAILED');
       throw error;
     }
   }

@@ -91,7 +91,7 @@ export function ensureLauncherBuilt(logger: Logger): string {
  * The local Neo4j's password: read from its file, or generated into it (mode 0600) at the first
  * start of an installation, including one whose store an older launcher made without a password.
  */
-export function localNeo4jPassword(passwordFile: string, logger: Logger): string {
+function localNeo4jPassword(passwordFile: string, logger: Logger): string {
   if (existsSync(passwordFile)) return readFileSync(passwordFile, 'utf8').trim();
   const password = randomBytes(24).toString('base64url');
   mkdirSync(path.dirname(passwordFile), { recursive: true });

@@ -24,7 +24,7 @@ const HISTORY_SIZE = 20;
 const LIMITS = [100, 1000, 10000];
 
 /** The numbered example queries of the graph model, one source for the docs and this page. */
-export const EXAMPLES: { title: string; query: string }[] = [...graphModel.matchAll(/^\s*\d+\.\s+([\s\S]*?):\n\s*```cypher\n([\s\S]*?)```/gm)].map((m) => ({
+export const EXAMPLES: { title: string; query: string }[] = [...graphModel.slice(graphModel.indexOf('## Ten useful queries')).matchAll(/^\s*\d+\.\s+([\s\S]*?):\n\s*```cypher\n([\s\S]*?)```/gm)].map((m) => ({
   title: (m[1] as string).replace(/\s*\([\s\S]*\)/, '').replace(/\s+/g, ' ').trim(),
   query: (m[2] as string).split('\n').map((line) => line.trim()).join('\n').trim(),
 }));
