@@ -131,26 +131,26 @@ describe('POST /graph/query', () => {
 
   it('refuses each forbidden class with a 400 that says why, and the graph is unchanged', async () => {
     const before = await graphCounts();
-    const refused = [
-      'CREATE (n:Asset {id: "intruder"}) RETURN n',
-      'MATCH (n) DETACH DELETE n',
-      'MATCH (a:Asset) SET a.status = "DECOMMISSIONED"',
-      'MERGE (n:Intruder)',
-      'MATCH (a) /* quietly */ REMOVE a:Asset',
-      'MATCH (a:Asset) CALL (a) { SET a.x = 1 } IN TRANSACTIONS OF 10 ROWS',
-      'USING PERIODIC COMMIT 10 LOAD CSV FROM "file:///etc/passwd" AS line CREATE (:Line {t: line[0]})',
-      'LOAD CSV FROM "file:///etc/passwd" AS line RETURN line',
-      'CREATE INDEX intruder IF NOT EXISTS FOR (n:Asset) ON (n.intruder)',
-      'DROP CONSTRAINT asset_id_unique',
-      'SHOW USERS',
-      'CALL dbms.security.createUser("intruder", "password123", false)',
-      'CALL apoc.periodic.iterate("MATCH (n) RETURN n", "DETACH DELETE n", {})',
-      'RETURN apoc.cypher.runFirstColumnSingle("MATCH (n) RETURN count(n)", {}) AS c',
-      'MATCH (n) RETURN count(n); MATCH (n) DETACH DELETE n',
+    const refused: [string, string][] = [
+      ['CREATE (n:Asset {id: "intruder"}) RETURN n', 'WRITE'],
+      ['MATCH (n) DETACH DELETE n', 'WRITE'],
+      ['MATCH (a:Asset) SET a.status = "DECOMMISSIONED"', 'WRITE'],
+      ['MERGE (n:Intruder)', 'WRITE'],
+      ['MATCH (a) /* quietly */ REMOVE a:Asset', 'WRITE'],
+      ['MATCH (a:Asset) CALL (a) { SET a.x = 1 } IN TRANSACTIONS OF 10 ROWS', 'WRITE'],
+      ['USING PERIODIC COMMIT 10 LOAD CSV FROM "file:///etc/passwd" AS line CREATE (:Line {t: line[0]})', 'WRITE'],
+      ['LOAD CSV FROM "file:///etc/passwd" AS line RETURN line', 'LOAD_CSV'],
+      ['CREATE INDEX intruder IF NOT EXISTS FOR (n:Asset) ON (n.intruder)', 'ADMINISTRATION'],
+      ['DROP CONSTRAINT asset_id_unique', 'ADMINISTRATION'],
+      ['SHOW USERS', 'ADMINISTRATION'],
+      ['CALL dbms.security.createUser("intruder", "password123", false)', 'PROCEDURE'],
+      ['CALL apoc.periodic.iterate("MATCH (n) RETURN n", "DETACH DELETE n", {})', 'PROCEDURE'],
+      ['RETURN apoc.cypher.runFirstColumnSingle("MATCH (n) RETURN count(n)", {}) AS c', 'FUNCTION'],
+      ['MATCH (n) RETURN count(n); MATCH (n) DETACH DELETE n', 'SEVERAL_STATEMENTS'],
     ];
-    for (const query of refused) {
+    for (const [query, kind] of refused) {
       const res = await analyst.post(QUERY_PATH, { query });
-      expect({ query, status: res.status }).toEqual({ query, status: 400 });
+      expect({ query, status: res.status, kind: res.body.errors?.[0] }).toEqual({ query, status: 400, kind: { path: 'body.query', message: kind } });
       expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
       expect(res.body.detail).toMatch(/^The query was not run: /);
     }

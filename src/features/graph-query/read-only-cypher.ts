@@ -18,8 +18,14 @@ export interface Refusal {
   reason: string;
 }
 
-// Keyword sequences that are refused wherever they stand as keywords, with why.
+// Keyword sequences that are refused wherever they stand as keywords, with why; the first that
+// matches gives the reason (CREATE INDEX is a schema command before CREATE is a write).
 const REFUSED_KEYWORDS: { words: string[]; kind: RefusalKind; reason: string }[] = [
+  ...['INDEX', 'CONSTRAINT', 'RANGE', 'TEXT', 'POINT', 'LOOKUP', 'FULLTEXT', 'VECTOR', 'BTREE', 'USER', 'ROLE', 'DATABASE', 'COMPOSITE', 'ALIAS', 'OR'].map((w) => ({
+    words: ['CREATE', w],
+    kind: 'ADMINISTRATION' as const,
+    reason: `CREATE ${w === 'OR' ? 'OR REPLACE' : w} is a schema or administration command; the query endpoint runs plain read queries on the inventory graph.`,
+  })),
   ...['CREATE', 'MERGE', 'DELETE', 'DETACH', 'SET', 'REMOVE', 'FOREACH'].map((w) => ({ words: [w], kind: 'WRITE' as const, reason: `${w} writes to the graph; the query endpoint only reads.` })),
   { words: ['PERIODIC'], kind: 'WRITE', reason: 'USING PERIODIC COMMIT is for batched writes; the query endpoint only reads.' },
   { words: ['TRANSACTIONS'], kind: 'WRITE', reason: 'CALL ... IN TRANSACTIONS and transaction commands are not allowed; the query endpoint runs one read transaction.' },
