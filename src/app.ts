@@ -7,6 +7,7 @@ import { changeRouter } from './features/changes/change-router.js';
 import { runRouter } from './features/discovery/run-router.js';
 import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
+import { graphQueryRouter } from './features/graph-query/graph-query-router.js';
 import { importRouter } from './features/import/import-router.js';
 import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
 import { relationshipRouter } from './features/relationships/relationship-router.js';
@@ -66,6 +67,7 @@ export function buildApp(container: Container): Express {
   base.use(relationshipRouter(container.relationships));
   base.use(changeRouter(container.changes));
   base.use(topologyRouter(container.topology));
+  base.use(graphQueryRouter(container.graphQueries));
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));
   base.use(maintenanceRouter(container.maintenance, container.audit));

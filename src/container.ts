@@ -57,6 +57,8 @@ import type { DiagnosisProvider } from './features/diagnosis/diagnosis-provider.
 import { DiagnosisService } from './features/diagnosis/diagnosis-service.js';
 import { DiagnosisStore } from './features/diagnosis/diagnosis-store.js';
 import { RulesProvider } from './features/diagnosis/rules-provider.js';
+import { AdHocQueryGraphRepository } from './features/graph-query/ad-hoc-query-graph-repository.js';
+import { GraphQueryService } from './features/graph-query/graph-query-service.js';
 import { HealthService } from './features/health/health-service.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
@@ -74,6 +76,9 @@ const EXPORT_CONNECTIONS = 4;
 export interface StoreAddresses {
   databaseUrl: string;
   neo4jUri: string;
+  /** The configured Neo4j user and password, or the local Neo4j's. */
+  neo4jUser: string;
+  neo4jPassword: string;
 }
 
 /** Users, tokens, the audit trail and the vault: what the HTTP layer and the command line share. */
@@ -129,6 +134,7 @@ export interface Container extends AccessServices {
   importer: ImportService;
   provenance: ProvenanceService;
   changes: ChangeFeedService;
+  graphQueries: GraphQueryService;
   maintenance: MaintenanceJobs;
   exports: ExportService;
   targets: TargetService;
@@ -189,8 +195,8 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   copyPool.on('error', (error) => logger.warn('export connection lost', { error }));
   const driver = createDriver({
     uri: stores.neo4jUri,
-    user: config.neo4jUser,
-    password: config.neo4jPassword,
+    user: stores.neo4jUser,
+    password: stores.neo4jPassword,
     timeoutMs: config.storeTimeoutMs,
   });
   const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog());
@@ -237,6 +243,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     importer,
     provenance: new ProvenanceService(facts),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
+    graphQueries: new GraphQueryService(new AdHocQueryGraphRepository(graph), access.audit, config.graphQueryTimeoutMs),
     exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,

@@ -16,6 +16,9 @@ import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-ser
 import { LOCAL_DATABASE } from './platform/postgres/open-database.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
+/** The local Neo4j's password, in the data folder beside the other generated local secrets. */
+export const LOCAL_NEO4J_PASSWORD_FILE = 'neo4j-password';
+
 export interface RunningService {
   container: Container;
   /** Base URL of the API (with the context path) when this process has the api role. */
@@ -81,24 +84,26 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
           cleanups.push(server.stop);
           return server.url;
         }),
-      config.neo4jUri ??
-        startLocalNeo4j({
-          dataDir: path.join(config.dataDir, 'neo4j'),
-          boltPort: config.localNeo4jBoltPort,
-          heap: config.localNeo4jHeap,
-          pageCache: config.localNeo4jPageCache,
-          logger,
-        }).then((server) => {
-          cleanups.push(server.stop);
-          return server.uri;
-        }),
+      config.neo4jUri
+        ? { uri: config.neo4jUri, user: config.neo4jUser, password: config.neo4jPassword }
+        : startLocalNeo4j({
+            dataDir: path.join(config.dataDir, 'neo4j'),
+            passwordFile: path.join(config.dataDir, LOCAL_NEO4J_PASSWORD_FILE),
+            boltPort: config.localNeo4jBoltPort,
+            heap: config.localNeo4jHeap,
+            pageCache: config.localNeo4jPageCache,
+            logger,
+          }).then(({ stop, ...server }) => {
+            cleanups.push(stop);
+            return server;
+          }),
     ]);
     if (postgres.status === 'rejected') throw postgres.reason;
     if (neo4j.status === 'rejected') throw neo4j.reason;
     const databaseUrl = postgres.value;
-    const neo4jUri = neo4j.value;
+    const { uri: neo4jUri, user: neo4jUser, password: neo4jPassword } = neo4j.value;
 
-    const container = createContainer(config, logger, { databaseUrl, neo4jUri });
+    const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword });
     cleanups.push(() => container.db.destroy());
     cleanups.push(() => container.sessionPool.end());
     cleanups.push(() => container.copyPool.end());

@@ -100,7 +100,7 @@ export const SETTINGS = {
     'Neo4j URI (bolt:// or neo4j:// for a cluster). When unset, a local Neo4j 5.26 is started under the data folder.',
   ),
   neo4jUser: setting('neo4j.user', z.string().min(1), 'Neo4j user name.', { default: 'neo4j' }),
-  neo4jPassword: setting('neo4j.password', z.string(), 'Neo4j password.', { default: '', secret: true }),
+  neo4jPassword: setting('neo4j.password', z.string(), 'Neo4j password (with neo4j.uri; the local Neo4j\'s is generated into the data folder).', { default: '', secret: true }),
   neo4jDatabase: setting('neo4j.database', z.string().min(1), 'Neo4j database name.', { default: 'neo4j' }),
   localNeo4jBoltPort: setting('service.local.neo4j-bolt-port', port, 'Bolt port of the local Neo4j.', {
     default: 57687,
@@ -265,6 +265,12 @@ export const SETTINGS = {
     int(1, 4096),
     'A switch port that has learnt more MACs than this is an uplink or trunk: its forwarding entries link no host.',
     { default: 8 },
+  ),
+  graphQueryTimeoutMs: setting(
+    'service.graph-query.timeout-ms',
+    int(100, 600_000),
+    'How long a query of POST /graph/query may run; Neo4j stops it then.',
+    { default: 10_000 },
   ),
   aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
     default: false,

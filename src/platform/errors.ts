@@ -87,3 +87,9 @@ export class StoreUnavailableError extends AppError {
     this.headers['Retry-After'] = '5';
   }
 }
+
+/** Understood, but not done: a query that ran out of its time. */
+export class UnprocessableContentError extends AppError {
+  readonly status = 422;
+  readonly title = 'Unprocessable Content';
+}

@@ -6,7 +6,7 @@ import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
-type Role = 'ADMINISTRATOR' | 'DISCOVERY_ADMIN' | 'API_USER' | 'VIEWER';
+type Role = 'ADMINISTRATOR' | 'DISCOVERY_ADMIN' | 'API_USER' | 'ANALYST' | 'VIEWER';
 type Rule = 'PUBLIC' | 'SIGNED_IN' | Role[];
 
 // The access rules of DESIGN.md (decision 3) and of the issue, written out here independently of
@@ -47,6 +47,7 @@ const RULES: Record<string, Rule> = {
   reactivateAsset: DISCOVERY,
   listRelationships: 'SIGNED_IN',
   getTopologyNeighbors: 'SIGNED_IN',
+  runGraphQuery: ['ANALYST', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'],
   listAssetTypes: 'SIGNED_IN',
   getAssetType: 'SIGNED_IN',
   importBundle: DISCOVERY,
@@ -73,6 +74,7 @@ const RULES: Record<string, Rule> = {
 const HOLDS: Record<string, Role[] | 'ALL' | 'REFUSED'> = {
   anonymous: [],
   viewer: ['VIEWER'],
+  analyst: ['ANALYST'],
   apiUserSession: ['API_USER'],
   apiUserToken: ['API_USER'],
   discoveryAdminSession: ['DISCOVERY_ADMIN'],

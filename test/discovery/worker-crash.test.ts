@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
-import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
+import { startTestService, testNeo4jPassword, testNeo4jUri, type TestService } from '../support/test-stores.js';
 
 const LEASE_MS = 2000;
 // 1,022 loopback addresses, one at a time for the first worker: long enough to be killed in the middle.
@@ -27,6 +27,7 @@ describe('a discovery worker killed mid-run', () => {
         ...process.env,
         DATABASE_URL: service.database.url,
         NEO4J_URI: testNeo4jUri(),
+        NEO4J_PASSWORD: testNeo4jPassword(),
         SERVICE_ROLES: 'worker',
         PORT: '0',
         SERVICE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inventory-worker-')),

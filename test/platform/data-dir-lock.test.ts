@@ -5,7 +5,7 @@ import path from 'node:path';
 import { lockDataDir } from '../../src/platform/data-dir-lock.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startLocalNeo4j } from '../../src/platform/neo4j/local-neo4j-server.js';
-import { testNeo4jUri } from '../support/test-stores.js';
+import { testNeo4jPassword, testNeo4jUri } from '../support/test-stores.js';
 
 describe('the data folder', () => {
   it('is held by one service at a time, and a lock left by a dead process is taken over', async () => {
@@ -24,7 +24,9 @@ describe('the data folder', () => {
   it('uses a local Neo4j that already answers on its port instead of starting another', async () => {
     const port = Number(new URL(testNeo4jUri()).port);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'reuse-'));
-    const server = await startLocalNeo4j({ dataDir: dir, boltPort: port, heap: '256m', pageCache: '64m', logger: createLogger('error') });
+    const passwordFile = path.join(dir, 'neo4j-password');
+    writeFileSync(passwordFile, testNeo4jPassword(), { mode: 0o600 });
+    const server = await startLocalNeo4j({ dataDir: dir, passwordFile, boltPort: port, heap: '256m', pageCache: '64m', logger: createLogger('error') });
     expect(server.uri).toBe(`bolt://127.0.0.1:${port}`);
     await server.stop();
     expect(existsSync(path.join(dir, 'data'))).toBe(false);

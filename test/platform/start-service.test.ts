@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startService } from '../../src/start-service.js';
 import { request } from '../support/http.js';
-import { createTestDatabase, testNeo4jUri, wipeGraph } from '../support/test-stores.js';
+import { createTestDatabase, testNeo4jSettings, wipeGraph } from '../support/test-stores.js';
 
 const logger = createLogger('error');
 
@@ -26,7 +26,7 @@ describe('start-up', () => {
   it('fails at once, naming PostgreSQL without its password, when PostgreSQL cannot be reached', async () => {
     const config = loadConfig({
       file: false,
-      overrides: { databaseUrl: 'postgres://inventory:s3cret-pw@127.0.0.1:1/inventory', neo4jUri: testNeo4jUri(), port: 0, storeTimeoutMs: 2000 },
+      overrides: { databaseUrl: 'postgres://inventory:s3cret-pw@127.0.0.1:1/inventory', ...testNeo4jSettings(), port: 0, storeTimeoutMs: 2000 },
     });
     const failure = startService(config, logger);
     await expect(failure).rejects.toThrow(/^PostgreSQL at postgres:\/\/127\.0\.0\.1:1 cannot be reached/);
@@ -38,7 +38,7 @@ describe('start-up', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inventory-local-'));
     chmodSync(dataDir, 0o755);
     const port = 40000 + Math.floor(Math.random() * 20000);
-    const config = loadConfig({ file: false, overrides: { neo4jUri: testNeo4jUri(), port: 0, dataDir, localPostgresPort: port } });
+    const config = loadConfig({ file: false, overrides: { ...testNeo4jSettings(), port: 0, dataDir, localPostgresPort: port } });
 
     const first = await startService(config, logger);
     expect((await request(`${first.url}/health`)).status).toBe(200);

@@ -49,16 +49,23 @@ export default async function globalSetup() {
           return server.adminUrl;
         }),
     process.env.NEO4J_URI
-      ? process.env.NEO4J_URI
+      ? { uri: process.env.NEO4J_URI, password: process.env.NEO4J_PASSWORD ?? '' }
       : freePort().then(async (boltPort) => {
-          const server = await startLocalNeo4j({ dataDir: path.join(root, 'neo4j'), boltPort, heap: '768m', pageCache: '256m', logger });
+          const server = await startLocalNeo4j({
+            dataDir: path.join(root, 'neo4j'),
+            passwordFile: path.join(root, 'neo4j-password'),
+            boltPort,
+            heap: '768m',
+            pageCache: '256m',
+            logger,
+          });
           handles.stops.push(server.stop);
-          return server.uri;
+          return server;
         }),
   ]);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
-  const [adminUrl, neo4jUri] = started.map((s) => s.value);
+  const [adminUrl, neo4j] = started.map((s) => s.value);
 
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -77,5 +84,7 @@ export default async function globalSetup() {
 
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = TEMPLATE_DATABASE;
-  process.env.TEST_NEO4J_URI = neo4jUri;
+  process.env.TEST_NEO4J_URI = neo4j.uri;
+  // The tests' own connections (wiping the graph, counting) sign in as the neo4j user with it.
+  process.env.TEST_NEO4J_PASSWORD = neo4j.password;
 }

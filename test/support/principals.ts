@@ -1,5 +1,5 @@
 // One principal of every kind for a started service: the first administrator (a session and a
-// token), users of each role (sessions), a DISCOVERY_ADMIN token whose user no longer holds
+// token), users of each role (sessions; VIEWER and ANALYST too), a DISCOVERY_ADMIN token whose user no longer holds
 // API_USER, an API_USER token, an integration key, and keys that must be refused.
 import { ApiClient, signIn } from './api-client.js';
 
@@ -10,6 +10,7 @@ export const USER_PASSWORD = 'a-user-password-1234';
 export interface Principals {
   anonymous: ApiClient;
   viewer: ApiClient;
+  analyst: ApiClient;
   apiUserSession: ApiClient;
   apiUserToken: ApiClient;
   discoveryAdminSession: ApiClient;
@@ -39,6 +40,7 @@ export async function createPrincipals(baseUrl: string): Promise<Principals> {
   const adminSession = await signIn(baseUrl, ADMIN_USERNAME, ADMIN_PASSWORD);
   const ids: Record<string, string> = {};
   ids.viewer = await createUser(adminSession, 'viewer', ['VIEWER']);
+  ids.analyst = await createUser(adminSession, 'analyst', ['ANALYST']);
   ids.apiUser = await createUser(adminSession, 'api-user', ['API_USER']);
   ids.discoveryAdmin = await createUser(adminSession, 'discovery-admin', ['DISCOVERY_ADMIN', 'API_USER']);
 
@@ -69,6 +71,7 @@ export async function createPrincipals(baseUrl: string): Promise<Principals> {
   return {
     anonymous: new ApiClient(baseUrl),
     viewer: await signIn(baseUrl, 'viewer', USER_PASSWORD),
+    analyst: await signIn(baseUrl, 'analyst', USER_PASSWORD),
     apiUserSession,
     apiUserToken: new ApiClient(baseUrl, { kind: 'bearer', token: await token(apiUserSession, 'api') }),
     discoveryAdminSession: await signIn(baseUrl, 'discovery-admin', USER_PASSWORD),

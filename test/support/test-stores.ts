@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import neo4j from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import pg from 'pg';
 import { loadConfig, type ConfigOverrides } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -31,6 +31,22 @@ export function testNeo4jUri(): string {
   const uri = process.env.TEST_NEO4J_URI;
   if (!uri) throw new Error('TEST_NEO4J_URI is not set: run the tests through jest (npm test)');
   return uri;
+}
+
+export function testNeo4jPassword(): string {
+  const password = process.env.TEST_NEO4J_PASSWORD;
+  if (password === undefined) throw new Error('TEST_NEO4J_PASSWORD is not set: run the tests through jest (npm test)');
+  return password;
+}
+
+/** The settings that point a service at the tests' Neo4j. */
+export function testNeo4jSettings(): { neo4jUri: string; neo4jPassword: string } {
+  return { neo4jUri: testNeo4jUri(), neo4jPassword: testNeo4jPassword() };
+}
+
+/** A driver signed in to the tests' Neo4j (close it after use). */
+export function testNeo4jDriver(): Driver {
+  return neo4j.driver(testNeo4jUri(), neo4j.auth.basic('neo4j', testNeo4jPassword()));
 }
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -72,7 +88,7 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
 }
 
 export async function wipeGraph(): Promise<void> {
-  const driver = neo4j.driver(testNeo4jUri(), neo4j.auth.basic('neo4j', ''));
+  const driver = testNeo4jDriver();
   const session = driver.session();
   try {
     // Batched in an auto-commit transaction, which CALL ... IN TRANSACTIONS requires.
@@ -119,7 +135,7 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
     file: false,
     overrides: {
       databaseUrl: databaseUrl.toString(),
-      neo4jUri: testNeo4jUri(),
+      ...testNeo4jSettings(),
       port: 0,
       validateResponses: true,
       logLevel: 'debug',

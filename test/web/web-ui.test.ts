@@ -157,6 +157,68 @@ describe('the web UI', () => {
     expect(errors).toEqual([]);
   });
 
+  it('runs Cypher in the console as an ANALYST: an example query as a table, a graph of nodes and relationships, the history, and a refusal that says why', async () => {
+    const { page, errors } = await openPage(browser);
+    await signIn(page, service.url, 'analyst', USER_PASSWORD);
+    await page.goto(`${service.url}/assets`);
+    await page.getByRole('link', { name: 'Cypher' }).click();
+    await page.getByRole('heading', { name: 'Cypher', level: 1 }).waitFor();
+    // The examples are docs/graph-model.md's; the first counts VMs per hypervisor.
+    const examples = page.getByLabel('Example queries');
+    expect(await examples.locator('option').count()).toBe(11);
+    await examples.selectOption({ label: 'VMs per hypervisor, busiest first' });
+    expect(await page.getByLabel('Query').inputValue()).toContain('[:HOSTS_VM]');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('status').filter({ hasText: /\d+ rows?/ }).waitFor();
+    expect(await page.locator('thead th').allTextContents()).toEqual(['hypervisor', 'vms']);
+    const first = await page.locator('tbody tr').first().locator('td').allTextContents();
+    expect(first[0]).toMatch(/^esx-/);
+    expect(Number(first[1])).toBeGreaterThan(0);
+    await expectAccessible(page);
+
+    // Nodes and relationships: drawn as a graph, with the table a tab away.
+    await page.getByLabel('Query').fill('MATCH (h:Host {assetType: $type})-[r:HOSTS_VM]->(vm) RETURN h, r, vm LIMIT 20');
+    await page.getByLabel(/Parameters/).fill('{"type": "HYPERVISOR"}');
+    await page.getByLabel('Query').press('Control+Enter');
+    await page.locator('.graph canvas').first().waitFor();
+    const drawn = await page.evaluate(() => {
+      const g = (window as unknown as { __cypherGraph: { graph: { order: number; size: number } } }).__cypherGraph.graph;
+      return { nodes: g.order, edges: g.size };
+    });
+    expect(drawn.edges).toBe(20);
+    expect(drawn.nodes).toBeGreaterThan(20);
+    await expectAccessible(page);
+    await screenshot(page, 'cypher');
+    await page.getByRole('tab', { name: 'Table' }).click();
+    expect(await page.locator('tbody tr').count()).toBe(20);
+    expect(await page.locator('tbody tr').first().locator('td').nth(1).textContent()).toBe('[:HOSTS_VM]');
+
+    // A write is refused with its reason, and the history keeps what ran, newest first.
+    await page.getByLabel('Query').fill('MATCH (n) DETACH DELETE n');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('alert').getByText(/not run: DETACH writes to the graph/).waitFor();
+    await page.getByText(/^History \(3\)/).click();
+    const history = await page.locator('.history button').allTextContents();
+    expect(history[0]).toBe('MATCH (n) DETACH DELETE n');
+    expect(history[2]).toContain('[:HOSTS_VM]');
+    await page.locator('.history button').nth(1).click();
+    expect(await page.getByLabel('Query').inputValue()).toContain('RETURN h, r, vm');
+    // The history survives a reload (it is kept in this browser).
+    await page.reload();
+    await page.getByText(/^History \(3\)/).waitFor();
+    // The refused write left the graph as it was.
+    expect((await key.get('/api/v1/assets?type=HYPERVISOR&size=1')).body.total).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the Cypher console to no VIEWER', async () => {
+    const { page } = await openPage(browser);
+    await signIn(page, service.url, 'viewer', USER_PASSWORD);
+    await page.goto(`${service.url}/assets`);
+    await page.getByRole('heading', { name: 'Assets', level: 1 }).waitFor();
+    expect(await page.getByRole('link', { name: 'Cypher' }).count()).toBe(0);
+  });
+
   it('keeps the secret of a credential write-only: saved, never shown, gone from the page once saved', async () => {
     const { page } = await openPage(browser);
     await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);

@@ -1,1 +1,5 @@
 declare module '*.css';
+declare module '*.md?raw' {
+  const text: string;
+  export default text;
+}

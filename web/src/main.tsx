@@ -14,8 +14,9 @@ import { RunPage } from './pages/run-page';
 import { SchemaPage } from './pages/schema-page';
 import './styles.css';
 
-// The graph view and its libraries load only when a topology is opened.
+// The graph view and its libraries load only when a topology or the Cypher console is opened.
 const TopologyPage = lazy(() => import('./pages/topology-page').then((m) => ({ default: m.TopologyPage })));
+const CypherPage = lazy(() => import('./pages/cypher-page').then((m) => ({ default: m.CypherPage })));
 
 function Shell() {
   const { me, signOut, has } = useSession();
@@ -32,6 +33,7 @@ function Shell() {
           <NavLink to="/discovery">Discovery</NavLink>
           {has(...MAY.discovery) && <NavLink to="/credentials">Credentials</NavLink>}
           <NavLink to="/schema">Schema</NavLink>
+          {has(...MAY.cypher) && <NavLink to="/cypher">Cypher</NavLink>}
           {has(...MAY.admin) && <NavLink to="/admin">Administration</NavLink>}
           <NavLink to="/profile">Profile</NavLink>
         </nav>
@@ -54,6 +56,7 @@ function Shell() {
             <Route path="/admin" element={<AdminPage />} />
             <Route path="/profile" element={<ProfilePage />} />
             <Route path="/schema" element={<SchemaPage />} />
+            <Route path="/cypher" element={<CypherPage />} />
             <Route path="*" element={<p>No such page.</p>} />
           </Routes>
         </Suspense>

@@ -3,7 +3,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, onUnauthorized, setCsrfToken } from './api';
 
-export type Role = 'ADMINISTRATOR' | 'DISCOVERY_ADMIN' | 'API_USER' | 'VIEWER';
+export type Role = 'ADMINISTRATOR' | 'DISCOVERY_ADMIN' | 'API_USER' | 'ANALYST' | 'VIEWER';
 
 export interface Me {
   kind: 'USER' | 'INTEGRATION_KEY';
@@ -69,4 +69,5 @@ export const MAY = {
   export: ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[],
   admin: ['ADMINISTRATOR'] as Role[],
   tokens: ['API_USER'] as Role[],
+  cypher: ['ANALYST', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[],
 };

@@ -1,21 +1,30 @@
 // The local default Neo4j: a real Neo4j 5.26 Community server run by the small Java launcher in
 // neo4j-launcher/ (built once with Maven from Maven Central artifacts, then reused). It listens on
 // 127.0.0.1 only, keeps its store under the data folder, and stops on SIGTERM or when this process
-// goes away (the launcher exits when its standard input closes).
+// goes away (the launcher exits when its standard input closes). Authentication is on, with the
+// password of the neo4j user generated once per installation into a file of the data folder.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
 
+/** The one user of the local Neo4j (Community has no others the service would need). */
+export const LOCAL_NEO4J_USER = 'neo4j';
+
 export interface LocalNeo4jServer {
   uri: string;
+  user: string;
+  password: string;
   stop(): Promise<void>;
 }
 
 export interface LocalNeo4jOptions {
   dataDir: string;
+  /** The file that holds the neo4j user's password; generated when missing. */
+  passwordFile: string;
   boltPort: number;
   heap: string;
   pageCache: string;
@@ -78,9 +87,26 @@ export function ensureLauncherBuilt(logger: Logger): string {
   return LAUNCHER_JAR;
 }
 
-/** True when a Neo4j already answers Bolt on the port (the service's own, for a command-line tool). */
-async function answersBolt(uri: string): Promise<boolean> {
-  const driver = neo4j.driver(uri, neo4j.auth.basic('neo4j', ''), { connectionTimeout: 1000, maxTransactionRetryTime: 0 });
+/**
+ * The local Neo4j's password: read from its file, or generated into it (mode 0600) at the first
+ * start of an installation, including one whose store an older launcher made without a password.
+ */
+function localNeo4jPassword(passwordFile: string, logger: Logger): string {
+  if (existsSync(passwordFile)) return readFileSync(passwordFile, 'utf8').trim();
+  const password = randomBytes(24).toString('base64url');
+  mkdirSync(path.dirname(passwordFile), { recursive: true });
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  logger.warn('generated the password of the local Neo4j (user neo4j); Neo4j Browser and cypher-shell sign in with it', { file: passwordFile });
+  return password;
+}
+
+/**
+ * True when a Neo4j already answers Bolt on the port with our password (the service's own, for a
+ * command-line tool). One that refuses the password is not ours: starting another then fails on
+ * the port, which says more than a wrong password would.
+ */
+async function answersBolt(uri: string, password: string): Promise<boolean> {
+  const driver = neo4j.driver(uri, neo4j.auth.basic(LOCAL_NEO4J_USER, password), { connectionTimeout: 1000, maxTransactionRetryTime: 0 });
   try {
     await driver.verifyConnectivity();
     return true;
@@ -91,23 +117,25 @@ async function answersBolt(uri: string): Promise<boolean> {
   }
 }
 
-export async function startLocalNeo4j({ dataDir, boltPort, heap, pageCache, logger }: LocalNeo4jOptions): Promise<LocalNeo4jServer> {
+export async function startLocalNeo4j({ dataDir, passwordFile, boltPort, heap, pageCache, logger }: LocalNeo4jOptions): Promise<LocalNeo4jServer> {
   const running = `bolt://127.0.0.1:${boltPort}`;
-  if (await answersBolt(running)) {
+  const password = localNeo4jPassword(path.resolve(passwordFile), logger);
+  if (await answersBolt(running, password)) {
     logger.info('a local Neo4j is already running on its port; using it', { uri: running });
-    return { uri: running, stop: async () => undefined };
+    return { uri: running, user: LOCAL_NEO4J_USER, password, stop: async () => undefined };
   }
   const jar = ensureLauncherBuilt(logger);
   const home = path.resolve(dataDir);
   mkdirSync(home, { recursive: true });
-  const args = [`-Xms${heap}`, `-Xmx${heap}`, ...JVM_FLAGS, '-jar', jar, '--home', home, '--bolt-port', String(boltPort), '--pagecache', pageCache];
+  // The password travels in its file, never on the command line (which every local user sees).
+  const args = [`-Xms${heap}`, `-Xmx${heap}`, ...JVM_FLAGS, '-jar', jar, '--home', home, '--bolt-port', String(boltPort), '--password-file', path.resolve(passwordFile), '--pagecache', pageCache];
   // Its own process group: a Ctrl-C in the terminal reaches the service, which stops Neo4j last.
   // Standard input stays open: the launcher exits when it closes (the service died).
   const child = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const uri = await waitForReady(child, boltPort);
   child.once('exit', (code, signal) => logger.error('the local Neo4j stopped unexpectedly', { code, signal }));
   logger.info('local Neo4j is up', { uri, home });
-  return { uri, stop: () => stopChild(child) };
+  return { uri, user: LOCAL_NEO4J_USER, password, stop: () => stopChild(child) };
 }
 
 function waitForReady(child: ChildProcess, boltPort: number): Promise<string> {

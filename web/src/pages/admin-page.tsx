@@ -9,7 +9,7 @@ interface User { id: string; username: string; displayName: string | null; roles
 export interface Token { id: string; name: string; hint: string; status: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null }
 interface AuditEvent { id: number; occurredAt: string; actorKind: string; actorName: string | null; action: string; targetKind: string | null; targetId: string | null; sourceIp: string | null }
 
-const ROLES: Role[] = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'VIEWER'];
+const ROLES: Role[] = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'ANALYST', 'VIEWER'];
 
 function Users() {
   const users = useLoad(() => api<Page<User>>('users?size=1000'), []);

@@ -1,14 +1,12 @@
-// The topology explorer: the neighbourhood of an asset at depth 1 to 5, drawn with WebGL (sigma)
-// and laid out in a worker (ForceAtlas2), styled by category with a legend; zoom and pan, click
-// to open an asset, double-click to re-centre on it; port-to-port links drawn apart, followed as
-// hops on request; a message when the service cut the graph at its node limit. A list of the
-// assets below the graph serves the keyboard.
-import Graph from 'graphology';
-import FA2Layout from 'graphology-layout-forceatlas2/worker';
-import { useEffect, useRef, useState } from 'react';
+// The topology explorer: the neighbourhood of an asset at depth 1 to 5, drawn by the shared
+// GraphCanvas (WebGL), styled by category with a legend; zoom and pan, click to open an asset,
+// double-click to re-centre on it; port-to-port links drawn apart, followed as hops on request; a
+// message when the service cut the graph at its node limit. A list of the assets below the graph
+// serves the keyboard.
+import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import Sigma from 'sigma';
 import { api, query } from '../api';
+import { CATEGORY_COLOURS, GraphCanvas, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
 import { States, useLoad } from '../components/ui';
 
 interface TopologyNode {
@@ -28,56 +26,27 @@ interface Topology {
   nodeCap: number;
 }
 
-export const CATEGORY_COLOURS: Record<string, string> = {
-  HOST: '#1f77b4', NETWORK_DEVICE: '#d62728', PRINTER: '#8c564b', IOT_DEVICE: '#e377c2', VIRTUALIZATION_MANAGER: '#9467bd', CLUSTER: '#7f7f7f',
-  STORAGE: '#bcbd22', NETWORK: '#17becf', SOFTWARE: '#2ca02c', CLOUD: '#ff7f0e', FLOW_EXPORTER: '#393b79', ENDPOINT: '#636363', PROCESS: '#2ca02c', SERVICE: '#2ca02c',
-};
 const LINK_COLOUR = '#e6550d';
 
 function GraphView({ topology, onOpen, onCentre }: { topology: Topology; onOpen: (id: string) => void; onCentre: (id: string) => void }) {
-  const container = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const graph = new Graph({ multi: true, type: 'mixed' });
+  const { nodes, edges } = useMemo(() => {
     const byDepth = new Map<number, TopologyNode[]>();
     for (const n of topology.nodes) byDepth.set(n.depth, [...(byDepth.get(n.depth) ?? []), n]);
     // Rings by depth as the starting point of the layout.
-    for (const [depth, nodes] of byDepth) {
-      nodes.forEach((n, i) => {
-        const angle = (2 * Math.PI * i) / nodes.length;
-        graph.addNode(n.id, {
-          label: n.displayName, x: depth * 10 * Math.cos(angle), y: depth * 10 * Math.sin(angle),
-          size: n.id === topology.root.id ? 12 : Math.max(3, 8 - depth), color: CATEGORY_COLOURS[n.assetCategory] ?? '#999',
-        });
-      });
-    }
-    for (const e of topology.edges) if (graph.hasNode(e.source) && graph.hasNode(e.target)) graph.addEdgeWithKey(e.id, e.source, e.target, { label: e.type, size: 1, color: '#aaa' });
-    for (const l of topology.interfaceLinks) {
-      if (graph.hasNode(l.sourceAssetId) && graph.hasNode(l.targetAssetId)) graph.addEdgeWithKey(l.id, l.sourceAssetId, l.targetAssetId, { label: `${l.sourcePort} ↔ ${l.targetPort} (${l.discoveredVia})`, size: 2, color: LINK_COLOUR });
-    }
-    const renderer = new Sigma(graph, container.current as HTMLDivElement, { renderEdgeLabels: false, labelRenderedSizeThreshold: 6, allowInvalidContainer: true });
-    const layout = new FA2Layout(graph, { settings: { gravity: 1, scalingRatio: 4, slowDown: 5, barnesHutOptimize: graph.order > 500 } });
-    layout.start();
-    const stop = setTimeout(() => layout.stop(), Math.min(8000, 1500 + graph.order * 2));
-    // A click opens after a pause, so that a double-click re-centres instead.
-    let clickTimer: ReturnType<typeof setTimeout> | undefined;
-    renderer.on('clickNode', ({ node }) => {
-      clearTimeout(clickTimer);
-      clickTimer = setTimeout(() => onOpen(node), 300);
-    });
-    renderer.on('doubleClickNode', ({ node, event }) => {
-      clearTimeout(clickTimer);
-      event.preventSigmaDefault();
-      onCentre(node);
-    });
-    (window as unknown as { __topology?: unknown }).__topology = { graph, renderer, layout };
-    return () => {
-      clearTimeout(stop);
-      clearTimeout(clickTimer);
-      layout.kill();
-      renderer.kill();
-    };
-  }, [topology, onOpen, onCentre]);
-  return <div ref={container} className="graph" role="img" aria-label={`Graph of ${topology.nodes.length} assets around ${topology.root.displayName}`} />;
+    const nodes: CanvasNode[] = [...byDepth].flatMap(([depth, ring]) => ring.map((n, i) => {
+      const angle = (2 * Math.PI * i) / ring.length;
+      return {
+        id: n.id, label: n.displayName, x: depth * 10 * Math.cos(angle), y: depth * 10 * Math.sin(angle),
+        size: n.id === topology.root.id ? 12 : Math.max(3, 8 - depth), color: CATEGORY_COLOURS[n.assetCategory] ?? UNKNOWN_COLOUR,
+      };
+    }));
+    const edges: CanvasEdge[] = [
+      ...topology.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, label: e.type, size: 1, color: '#aaa' })),
+      ...topology.interfaceLinks.map((l) => ({ id: l.id, source: l.sourceAssetId, target: l.targetAssetId, label: `${l.sourcePort} ↔ ${l.targetPort} (${l.discoveredVia})`, size: 2, color: LINK_COLOUR })),
+    ];
+    return { nodes, edges };
+  }, [topology]);
+  return <GraphCanvas nodes={nodes} edges={edges} exposeAs="__topology" onOpen={onOpen} onCentre={onCentre} description={`Graph of ${topology.nodes.length} assets around ${topology.root.displayName}`} />;
 }
 
 export function TopologyPage() {
@@ -128,7 +97,7 @@ export function TopologyPage() {
             {t.truncated && <p className="notice" role="status">The graph was cut at {t.nodeCap.toLocaleString()} assets: the nearest are shown. Raise the limit or lower the depth.</p>}
             <ul className="legend" aria-label="Legend">
               {[...new Set(t.nodes.map((n) => n.assetCategory))].sort().map((c) => (
-                <li key={c}><span className="swatch" style={{ background: CATEGORY_COLOURS[c] ?? '#999' }} /> {c}</li>
+                <li key={c}><span className="swatch" style={{ background: CATEGORY_COLOURS[c] ?? UNKNOWN_COLOUR }} /> {c}</li>
               ))}
               <li><span className="swatch line" style={{ background: LINK_COLOUR }} /> port-to-port link</li>
             </ul>

@@ -2,6 +2,7 @@ package io.assetinventory.neo4j;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.QueryExecutionException;
 import org.neo4j.io.ByteUnit;
 
 import sun.misc.Signal;
@@ -26,10 +28,14 @@ import sun.misc.Signal;
  * <p>Protocol with the parent: exactly one line {@code NEO4J_READY bolt://127.0.0.1:<port>} on
  * stdout once the database accepts queries; on a start failure one line on stderr and a non-zero
  * exit. The process stops cleanly on SIGTERM/SIGINT and when its stdin reaches EOF.
+ *
+ * <p>Authentication is on: at every start the {@code neo4j} user's password is set to the content
+ * of the password file (which the parent generates once per installation), so a store made by an
+ * older launcher, with auth off and the default password, is locked on its first start here.
  */
 public final class LocalNeo4j {
 
-    private static final String USAGE = "usage: LocalNeo4j --home <dir> --bolt-port <port>"
+    private static final String USAGE = "usage: LocalNeo4j --home <dir> --bolt-port <port> --password-file <file>"
             + " [--pagecache <size, e.g. 256m>] [--tx-memory <size>] [--ignore-stdin]";
 
     private static volatile DatabaseManagementService dbms;
@@ -69,6 +75,7 @@ public final class LocalNeo4j {
             if (!db.isAvailable(TimeUnit.MINUTES.toMillis(5))) {
                 fail("database '" + db.databaseName() + "' did not become available");
             }
+            setNeo4jPassword(Files.readString(opts.passwordFile).strip());
         } catch (Throwable t) {
             fail(describe(t));
         }
@@ -86,10 +93,8 @@ public final class LocalNeo4j {
         // Anything else that might listen (e.g. the routing connector) binds loopback only.
         cfg.put(GraphDatabaseSettings.default_listen_address, new SocketAddress("127.0.0.1"));
         cfg.put(GraphDatabaseSettings.routing_enabled, false);
-        // Auth is off: the only listener is loopback, the parent service is the intended client,
-        // and a password would be one more secret to provision for a local dev database.
-        // Not meant for shared multi-user hosts, where any local user could connect.
-        cfg.put(GraphDatabaseSettings.auth_enabled, false);
+        // Auth is on even on loopback: any local process could otherwise read and write the graph.
+        cfg.put(GraphDatabaseSettings.auth_enabled, true);
         // Community ships the usage-data collector (neo4j-udc), which phones home when enabled.
         cfg.put(GraphDatabaseSettings.udc_enabled, false);
         // The default page cache is sized from total RAM; a local dev database must stay small.
@@ -101,6 +106,25 @@ public final class LocalNeo4j {
             cfg.put(GraphDatabaseSettings.memory_transaction_global_max_size, opts.txMemory);
         }
         return new DatabaseManagementServiceBuilder(opts.home).setConfig(cfg);
+    }
+
+    /**
+     * Makes the neo4j user's password the given one. The embedded API runs with full rights, so this
+     * works whatever the current password is (the default "neo4j" of a new or older store included).
+     */
+    private static void setNeo4jPassword(String password) {
+        if (password.length() < 8) {
+            fail("the password file holds fewer than 8 characters");
+        }
+        GraphDatabaseService system = dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
+        try {
+            system.executeTransactionally("ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED", Map.of("password", password));
+        } catch (QueryExecutionException e) {
+            // Neo4j refuses to set the password it already has: then there is nothing to do.
+            if (!String.valueOf(e.getMessage()).contains("cannot be the same")) {
+                throw e;
+            }
+        }
     }
 
     private static void shutdown() {
@@ -140,9 +164,10 @@ public final class LocalNeo4j {
         System.exit(1);
     }
 
-    private record Options(Path home, int boltPort, long pagecache, Long txMemory, boolean ignoreStdin) {
+    private record Options(Path home, int boltPort, Path passwordFile, long pagecache, Long txMemory, boolean ignoreStdin) {
         static Options parse(String[] args) {
             Path home = null;
+            Path passwordFile = null;
             Integer port = null;
             long pagecache = ByteUnit.mebiBytes(256);
             Long txMemory = null;
@@ -153,7 +178,7 @@ public final class LocalNeo4j {
                     ignoreStdin = true;
                     continue;
                 }
-                if (!List.of("--home", "--bolt-port", "--pagecache", "--tx-memory").contains(arg)) {
+                if (!List.of("--home", "--bolt-port", "--password-file", "--pagecache", "--tx-memory").contains(arg)) {
                     throw new IllegalArgumentException("unknown argument " + arg);
                 }
                 if (i + 1 >= args.length) {
@@ -163,14 +188,15 @@ public final class LocalNeo4j {
                 switch (arg) {
                     case "--home" -> home = Path.of(value).toAbsolutePath();
                     case "--bolt-port" -> port = parsePort(value);
+                    case "--password-file" -> passwordFile = Path.of(value).toAbsolutePath();
                     case "--pagecache" -> pagecache = parseSize(arg, value);
                     default -> txMemory = parseSize(arg, value);
                 }
             }
-            if (home == null || port == null) {
-                throw new IllegalArgumentException("--home and --bolt-port are required");
+            if (home == null || port == null || passwordFile == null) {
+                throw new IllegalArgumentException("--home, --bolt-port and --password-file are required");
             }
-            return new Options(home, port, pagecache, txMemory, ignoreStdin);
+            return new Options(home, port, passwordFile, pagecache, txMemory, ignoreStdin);
         }
 
         private static int parsePort(String value) {
