@@ -42,6 +42,36 @@ describe('the job queue on PostgreSQL', () => {
     expect(apiRuns).toBe(0);
   });
 
+  it('keeps the lock of a job that runs for several lock lifetimes, so that it finishes once and is not failed as expired', async () => {
+    const worker = scheduler(database.url, ['worker']);
+    let begun = 0;
+    let finished = 0;
+    worker.define('long', async () => {
+      begun += 1;
+      // Three lock lifetimes (2 s each): the lock expires unless it is renewed.
+      await new Promise((r) => setTimeout(r, 6000));
+      finished += 1;
+    });
+    started.push(worker);
+    await worker.start();
+    await worker.enqueue('long', {});
+    for (let i = 0; i < 150 && finished === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect([begun, finished]).toEqual([1, 1]);
+    const db = createDatabase({ url: database.url, poolMax: 1, timeoutMs: 5000 });
+    try {
+      // The queue writes the job's end just after the handler returns.
+      let row: { failed_at: Date | null; fail_count: number | null; last_finished_at: Date | null } | undefined;
+      for (let i = 0; i < 50 && !row?.last_finished_at; i++) {
+        row = await db('agenda_jobs').where({ name: 'long' }).first('failed_at', 'fail_count', 'last_finished_at');
+        if (!row?.last_finished_at) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(row).toMatchObject({ failed_at: null, last_finished_at: expect.any(Date) });
+      expect(row?.fail_count ?? 0).toBe(0);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('keeps a recurring job scheduled in UTC from a scheduler process, with its first-start run', async () => {
     const sched = scheduler(database.url, ['scheduler']);
     sched.define('nightly', async () => undefined);

@@ -82,7 +82,8 @@ export class Scheduler {
     agenda.on('error', (error: Error) => this.logger.warn('job queue error', { error }));
     agenda.on('fail', (error: Error, job: Job) => this.logger.warn('job failed', { job: job.attrs.name, error }));
     for (const { name, handler, options } of this.definitions) {
-      agenda.define<JobData>(name, (job) => handler(job.attrs.data, job), {
+      const lockLifetimeMs = options.lockLifetimeMs ?? this.options.lockLifetimeMs;
+      agenda.define<JobData>(name, (job) => this.whileLocked(job, lockLifetimeMs, () => handler(job.attrs.data, job)), {
         concurrency: options.concurrency,
         lockLifetime: options.lockLifetimeMs,
       });
@@ -96,6 +97,22 @@ export class Scheduler {
     }
     if (roles.includes('worker')) await agenda.start();
     this.logger.info('job queue ready', { roles, recurring: this.recurring.map((j) => j.name) });
+  }
+
+  /**
+   * Runs a job while renewing its lock: a job is as long as its work (a scan of a large range, a
+   * sweep of a large estate) and keeps its worker's slot for that long, while the lock of a worker
+   * that died still expires after its lifetime and lets another take the job over.
+   */
+  private async whileLocked(job: Job<JobData>, lockLifetimeMs: number, work: () => Promise<void>): Promise<void> {
+    const renew = setInterval(() => {
+      job.touch().catch((error: unknown) => this.logger.warn('job lock not renewed', { job: job.attrs.name, error }));
+    }, Math.max(1000, Math.floor(lockLifetimeMs / 3)));
+    try {
+      await work();
+    } finally {
+      clearInterval(renew);
+    }
   }
 
   /** Queues a job to run as soon as a worker is free. */

@@ -298,6 +298,8 @@ Service defaults but for the connect time-out of the second sweep: \`service.dis
 ${loadRows.join('\n')}
 
 A steady rescan of the busy host costs **${steadyRatio}×** the raw writes of its rows (the host and its applications merged into the graph with their edges, packages and services upserted, processes replaced, interfaces upserted, straight through the stores), interleaved with it.
+
+Before facts were kept per source with their provenance (asset_facts, reconciliation by precedence), the same reload measured 156 ms in total, 131 ms of it the import step (median of 20, 2026-11-22, same machine class, commit 08039a7): the figures above are the cost after it.
 ${labText}
 `;
 }
