@@ -58,8 +58,11 @@ describe('the web UI', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/q=vm-par/);
     await page.locator('summary', { hasText: 'Status' }).click();
-    await page.getByLabel('ACTIVE', { exact: true }).check();
+    // These boxes show the URL, which changes once the router has navigated: click, then wait for it
+    // (check() wants the box ticked at once and fails while the navigation is still on its way).
+    await page.getByLabel('ACTIVE', { exact: true }).click();
     await page.waitForURL(/status=ACTIVE/);
+    await page.getByLabel('ACTIVE', { exact: true }).and(page.locator(':checked')).waitFor();
     const rows = page.locator('.loaded[aria-busy=false] table tbody tr');
     await rows.first().waitFor();
     const names = await rows.locator('td:first-child').allTextContents();
@@ -131,7 +134,7 @@ describe('the web UI', () => {
     await page.goto(`${service.url}/topology/${switchId}?depth=2`);
     await page.locator('.graph canvas').first().waitFor();
     // A switch has no relationships: its neighbourhood is its cables.
-    await page.getByLabel(/Follow cables/).check();
+    await page.getByLabel(/Follow cables/).click();
     await page.waitForURL(/cables=1/);
     await page.getByText(/[1-9]\d* port-to-port links\./).waitFor();
     const drawn = await page.evaluate(() => {
