@@ -1,6 +1,8 @@
-// The distinct customAttributes keys of one type in the current data (schema introspection).
+// The distinct customAttributes keys of each of $types in the current data (schema introspection),
+// in key order: one pass over the assets of those types.
 MATCH (a:Asset)
-WHERE a.assetType = $type
+WHERE a.assetType IN $types
 UNWIND a.customAttributeKeys AS key
-RETURN DISTINCT key
-ORDER BY key
+WITH DISTINCT a.assetType AS type, key
+ORDER BY type, key
+RETURN type, collect(key) AS keys

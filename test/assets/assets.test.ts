@@ -300,5 +300,17 @@ describe('assets over the graph', () => {
       const root = (await api.get('/api/v1/schema/asset-types/PHYSICAL_HOST')).body.data;
       expect(root).toMatchObject({ isRoot: true, parent: null });
     });
+
+    it('shows a custom attribute key as soon as an asset of the type holds it', async () => {
+      const keys = async () => (await api.get('/api/v1/schema/asset-types/PRINTER')).body.data.customAttributeKeys;
+      const before: string[] = await keys();
+      // Read twice: the second answer may come from the keys kept while the graph is unchanged.
+      expect(await keys()).toEqual(before);
+      const printer = { key: 'p', assetType: 'PRINTER', displayName: 'printer-keys', serialNumber: 'SCHEMA-KEYS-P' };
+      await importEstate(p.integrationKey, { source: 'schema-keys', assets: [{ ...printer, customAttributes: { tonerLevel: '40%' } }] });
+      expect(await keys()).toEqual([...before, 'tonerLevel'].sort());
+      await importEstate(p.integrationKey, { source: 'schema-keys', assets: [{ ...printer, customAttributes: { paperSize: 'A4' } }] });
+      expect(await keys()).toEqual([...before, 'paperSize', 'tonerLevel'].sort());
+    });
   });
 });

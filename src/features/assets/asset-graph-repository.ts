@@ -31,6 +31,8 @@ export interface AssetFilter {
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
+// The schema listing (all types, or a category's) and single types.
+const ATTRIBUTE_KEY_CACHE_ENTRIES = 100;
 // Rows per batch of a streamed read (the export's batches of spec 4.7).
 const STREAM_BATCH = 500;
 
@@ -86,9 +88,12 @@ function whereOf({ hostId: _synthesizedOnly, ...filter }: AssetFilter): { filter
 
 export class AssetGraphRepository {
   private readonly counts: UnchangedGraphCache<number>;
+  // The keys of a type read every asset of the type: kept while the graph is unchanged.
+  private readonly attributeKeys: UnchangedGraphCache<Map<string, string[]>>;
 
   constructor(private readonly graph: NeoGraph) {
     this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
+    this.attributeKeys = new UnchangedGraphCache(graph, ATTRIBUTE_KEY_CACHE_ENTRIES);
     graph.catalog.require(
       'assets/find-assets', 'assets/count-assets', 'assets/count-all-assets', 'assets/count-assets-in-categories', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
       'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/stream-assets', 'assets/find-asset-ids',
@@ -213,8 +218,11 @@ export class AssetGraphRepository {
     return row?.asset;
   }
 
-  async customAttributeKeys(type: string): Promise<string[]> {
-    const rows = await this.graph.read<{ key: string }>('assets/find-custom-attribute-keys', { type });
-    return rows.map((r) => r.key);
+  /** The custom attribute keys of each of these types in the current data (a type no asset holds keys for is left out). */
+  async customAttributeKeys(types: string[]): Promise<Map<string, string[]>> {
+    return this.attributeKeys.get(JSON.stringify(types), async () => {
+      const { rows, bookmark } = await this.graph.readWithBookmark<{ type: string; keys: string[] }>('assets/find-custom-attribute-keys', { types });
+      return { value: new Map(rows.map((r) => [r.type, r.keys])), bookmark };
+    });
   }
 }

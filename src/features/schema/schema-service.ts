@@ -26,16 +26,19 @@ export class SchemaService {
       }
       types = types.filter((t) => schemaEntry(t).category === wanted);
     }
-    return Promise.all(types.map((t) => this.entry(t)));
+    return this.entries(types);
   }
 
   async get(type: string): Promise<SchemaEntryWithKeys> {
     if (!isAssetType(type)) throw new NotFoundError(`No asset type ${type}.`);
-    return this.entry(type);
+    return (await this.entries([type]))[0] as SchemaEntryWithKeys;
   }
 
-  private async entry(type: (typeof ALL_TYPES)[number]): Promise<SchemaEntryWithKeys> {
-    const keys = (SYNTHESIZED_TYPES as readonly string[]).includes(type) ? (SYNTHESIZED_KEYS[type] ?? []) : await this.assets.customAttributeKeys(type);
-    return { ...schemaEntry(type), customAttributeKeys: keys };
+  /** The entries of these types, the keys of the graph's types read in one pass. */
+  private async entries(types: readonly (typeof ALL_TYPES)[number][]): Promise<SchemaEntryWithKeys[]> {
+    const synthesized = new Set<string>(SYNTHESIZED_TYPES);
+    const graphTypes = types.filter((t) => !synthesized.has(t));
+    const keys = graphTypes.length ? await this.assets.customAttributeKeys(graphTypes) : new Map<string, string[]>();
+    return types.map((t) => ({ ...schemaEntry(t), customAttributeKeys: (synthesized.has(t) ? SYNTHESIZED_KEYS[t] : keys.get(t)) ?? [] }));
   }
 }
