@@ -13,7 +13,7 @@ import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-server.js';
-import { LOCAL_DATABASE } from './platform/postgres/open-database.js';
+import { localPostgresOptions } from './platform/postgres/open-database.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
 /** The local Neo4j's password, in the data folder beside the other generated local secrets. */
@@ -74,13 +74,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     if (owner && (!config.databaseUrl || !config.neo4jUri)) cleanups.push(lockDataDir(config.dataDir));
     const [postgres, neo4j] = await Promise.allSettled([
       config.databaseUrl ??
-        startEmbeddedPostgres({
-          dataDir: path.join(config.dataDir, 'postgres'),
-          port: config.localPostgresPort,
-          database: LOCAL_DATABASE,
-          logger,
-          takeOver: owner,
-        }).then((server) => {
+        startEmbeddedPostgres({ ...localPostgresOptions(config, logger), takeOver: owner }).then((server) => {
           cleanups.push(server.stop);
           return server.url;
         }),

@@ -44,7 +44,7 @@ export default async function globalSetup() {
     process.env.DATABASE_URL
       ? withDatabaseName(process.env.DATABASE_URL, 'postgres')
       : freePort().then(async (port) => {
-          const server = await startEmbeddedPostgres({ dataDir: path.join(root, 'postgres'), port, database: 'postgres', logger });
+          const server = await startEmbeddedPostgres({ dataDir: path.join(root, 'postgres'), passwordFile: path.join(root, 'postgres-password'), port, database: 'postgres', logger });
           handles.stops.push(server.stop);
           return server.adminUrl;
         }),

