@@ -2,25 +2,14 @@
 // folder (0600) at the first start, and given at its next start to a cluster made before, which
 // still had the one password every installation shared.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createLogger } from '../../src/platform/logger.js';
 import { startEmbeddedPostgres } from '../../src/platform/postgres/embedded-postgres-server.js';
+import { freePort } from '../support/free-port.js';
 
 const LEGACY_PASSWORD = 'inventory-local';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Signs in as postgres with this password; rejects with PostgreSQL's error when refused. */
 async function signIn(port: number, password: string): Promise<void> {

@@ -2,24 +2,13 @@
 // password file is missing (a data folder from before the password, or a lost file) still starts,
 // with a new password that the launcher sets.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import neo4j, { type AuthToken } from 'neo4j-driver';
 import { createLogger } from '../../src/platform/logger.js';
 import { startLocalNeo4j } from '../../src/platform/neo4j/local-neo4j-server.js';
 import { testNeo4jUri } from '../support/test-stores.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/free-port.js';
 
 /** Counts assets as the given user; rejects with Neo4j's error when refused. */
 async function count(uri: string, auth: AuthToken | undefined): Promise<number> {
