@@ -15,6 +15,8 @@ const DISCOVERY: Role[] = ['DISCOVERY_ADMIN', 'ADMINISTRATOR'];
 const ADMIN: Role[] = ['ADMINISTRATOR'];
 const RULES: Record<string, Rule> = {
   getHealth: 'PUBLIC',
+  getReadiness: 'PUBLIC',
+  getLiveness: 'PUBLIC',
   login: 'PUBLIC',
   logout: 'SIGNED_IN',
   getMe: 'SIGNED_IN',

@@ -94,6 +94,11 @@ describe('the service when a store goes away', () => {
     const down = await request(`${service.url}/health`);
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ status: 'DOWN', components: { postgresql: { status: 'UP' }, neo4j: { status: 'DOWN' } } });
+    // Readiness fails with it; liveness does not (a restart would not bring the store back).
+    const ready = await request(`${service.url}/health/ready`);
+    expect([ready.status, ready.body]).toEqual([503, down.body]);
+    const live = await request(`${service.url}/health/live`);
+    expect([live.status, live.body]).toEqual([200, { status: 'UP' }]);
     neo4jProxy.restore();
     let back = await request(`${service.url}/health`);
     for (let i = 0; i < 20 && back.status !== 200; i++) {
@@ -101,6 +106,7 @@ describe('the service when a store goes away', () => {
       back = await request(`${service.url}/health`);
     }
     expect(back.status).toBe(200);
+    expect((await request(`${service.url}/health/ready`)).status).toBe(200);
   });
 
   it('answers /health with 503 naming PostgreSQL when PostgreSQL is unreachable', async () => {
