@@ -125,8 +125,7 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
   };
   const base = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   try {
-    await adoptPassword(port, password);
-    await ensureDatabase(`${base}/postgres`, database);
+    await ensureDatabase(port, password, database);
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;
@@ -135,32 +134,33 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
   return { url: `${base}/${database}`, adminUrl: `${base}/postgres`, stop };
 }
 
-/** A cluster that still has the legacy password gets this installation's own. */
-async function adoptPassword(port: number, password: string): Promise<void> {
+/**
+ * Signs in to the maintenance database with this installation's password; a cluster that still has
+ * the legacy one is given it first.
+ */
+async function adminClient(port: number, password: string): Promise<pg.Client> {
   const connect = async (secret: string) => {
     const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: secret, database: 'postgres' });
     await client.connect();
     return client;
   };
-  const current = await connect(password).then(
-    (client) => client,
-    (error: { code?: string }) => {
-      if (error.code !== '28P01') throw error;
-      return undefined;
-    },
-  );
-  if (current) return current.end();
+  try {
+    return await connect(password);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '28P01') throw error;
+  }
   const legacy = await connect(LEGACY_PASSWORD);
   try {
     await legacy.query(`ALTER ROLE ${USER} PASSWORD ${legacy.escapeLiteral(password)}`);
-  } finally {
+    return legacy;
+  } catch (error) {
     await legacy.end();
+    throw error;
   }
 }
 
-async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
+async function ensureDatabase(port: number, password: string, database: string): Promise<void> {
+  const client = await adminClient(port, password);
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
