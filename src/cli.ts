@@ -1,24 +1,44 @@
-// `npm run cli -- ...`: operator commands against the service's PostgreSQL.
-//   keys create --name NAME [--expires-at ISO]   prints the new integration key alone
-//   keys list                                    one line per key
-//   keys revoke ID
-//   users create --username U --role R [--role R ...] [--display-name NAME]   password on stdin
+// `npm run cli -- <command>`: operator commands against the service's PostgreSQL (the configured
+// one, or the embedded one of the data folder). `help`, `--help` and `<command> --help` print usage.
 import { parseArgs } from 'node:util';
-import { COMMAND_LINE_ACTOR } from './features/auth/audit-log.js';
 import { MIN_PASSWORD_LENGTH } from './features/auth/password-hasher.js';
 import { ROLES, type Role } from './features/auth/roles.js';
-import { createAccessServices } from './container.js';
-import { loadConfig } from './platform/config.js';
-import { createLogger } from './platform/logger.js';
-import { openDatabase } from './platform/postgres/open-database.js';
-import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
-const USAGE = `usage: npm run cli -- <command>
-  keys create --name NAME [--expires-at ISO-8601]
-  keys list
-  keys revoke ID
-  users create --username NAME --role ROLE [--role ROLE ...] [--display-name NAME]   (password on standard input)
-roles: ${ROLES.join(', ')}`;
+interface Command {
+  usage: string;
+  help: string;
+}
+
+// Every command with its help; the general usage and the dispatch are derived from this table.
+const COMMANDS: Record<string, Command> = {
+  'keys create': {
+    usage: 'keys create --name NAME [--expires-at ISO-8601]',
+    help: 'Creates an integration key (every role; for CMDB/ITSM sync and scripts) and prints it alone on standard output, once: it is stored only as a keyed hash. Send it as "Authorization: Bearer KEY".',
+  },
+  'keys list': {
+    usage: 'keys list',
+    help: 'Lists the integration keys, one per line: id, name, hint, status, created, expires, last used (never the key).',
+  },
+  'keys revoke': {
+    usage: 'keys revoke ID',
+    help: 'Revokes the integration key with this id (from keys list); requests with it are refused from then on.',
+  },
+  'users create': {
+    usage: 'users create --username NAME --role ROLE [--role ROLE ...] [--display-name NAME]',
+    help: `Creates a user with these roles; the password (at least ${MIN_PASSWORD_LENGTH} characters) is read from standard input. Roles: ${ROLES.join(', ')}.`,
+  },
+};
+
+const USAGE = `usage: npm run cli -- <command> [options]      (or: node dist/cli.js <command> [options])
+commands:
+${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}
+  help [COMMAND]                 this text, or one command's help (also: COMMAND --help)
+roles: ${ROLES.join(', ')}
+The CLI reads the service's settings (environment variables, config/service.yaml): with
+DATABASE_URL unset it opens the embedded PostgreSQL of the data folder (SERVICE_DATA_DIR, ./data),
+the running service's when it runs, starting and stopping it otherwise.`;
+
+const commandHelp = (name: string): string => `usage: npm run cli -- ${COMMANDS[name]?.usage}\n${COMMANDS[name]?.help}`;
 
 class UsageError extends Error {}
 
@@ -28,8 +48,29 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
+/** The help asked for, or undefined when the arguments ask for a command to run. */
+function helpText(argv: string[]): string | undefined {
+  const wantsHelp = (a: string) => a === '--help' || a === '-h';
+  if (argv.length === 0) return undefined;
+  if (argv[0] === 'help' || wantsHelp(argv[0] as string)) {
+    const name = argv.slice(1, 3).join(' ');
+    if (!name) return USAGE;
+    if (!COMMANDS[name]) throw new UsageError(`no command "${name}"\n${USAGE}`);
+    return commandHelp(name);
+  }
+  if (!argv.some(wantsHelp)) return undefined;
+  const name = argv.slice(0, 2).join(' ');
+  return COMMANDS[name] ? commandHelp(name) : USAGE;
+}
+
 async function main(argv: string[]): Promise<void> {
+  const help = helpText(argv);
+  if (help) {
+    process.stdout.write(`${help}\n`);
+    return;
+  }
   const [group, command, ...rest] = argv;
+  if (!COMMANDS[`${group} ${command}`]) throw new UsageError(USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -41,9 +82,16 @@ async function main(argv: string[]): Promise<void> {
       'display-name': { type: 'string' },
     },
   });
-  const known = ['keys create', 'keys list', 'keys revoke', 'users create'];
-  if (!known.includes(`${group} ${command}`)) throw new UsageError(USAGE);
 
+  // Loaded only when a command runs: help answers without them.
+  const [{ COMMAND_LINE_ACTOR }, { createAccessServices }, { loadConfig }, { createLogger }, { openDatabase }, { migrateToLatest }] = await Promise.all([
+    import('./features/auth/audit-log.js'),
+    import('./container.js'),
+    import('./platform/config.js'),
+    import('./platform/logger.js'),
+    import('./platform/postgres/open-database.js'),
+    import('./platform/postgres/postgres-client.js'),
+  ]);
   const config = loadConfig({ env: process.env });
   // Logs go to standard error: standard output carries only the command's answer.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);

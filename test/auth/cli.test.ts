@@ -18,10 +18,10 @@ describe('the operator command line (npm run cli)', () => {
   afterAll(() => service.stop());
 
   // The compiled CLI (npm test builds it), against the service's database and data folder.
-  const cli = (args: string[], stdin = ''): Promise<CliResult> =>
+  const cli = (args: string[], stdin = '', databaseUrl = service.database.url): Promise<CliResult> =>
     new Promise((resolve) => {
       const child = spawn(process.execPath, [fromProjectRoot('dist', 'cli.js'), ...args], {
-        env: { PATH: process.env.PATH, DATABASE_URL: service.database.url, SERVICE_DATA_DIR: service.dataDir },
+        env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, SERVICE_DATA_DIR: service.dataDir },
       });
       let stdout = '';
       let stderr = '';
@@ -62,6 +62,19 @@ describe('the operator command line (npm run cli)', () => {
   });
 
   it.each([
+    [['help'], /^usage: npm run cli -- <command>[\s\S]*keys create[\s\S]*users create/],
+    [['--help'], /^usage: npm run cli -- <command>[\s\S]*keys revoke ID/],
+    [['keys', 'create', '--help'], /^usage: npm run cli -- keys create --name NAME[^\n]*\nCreates an integration key/],
+    [['help', 'users', 'create'], /^usage: npm run cli -- users create[^\n]*\n[^\n]*standard input/],
+    [['keys', 'revoke', '-h'], /^usage: npm run cli -- keys revoke ID\nRevokes/],
+  ])('prints help for %j on standard output and exits 0, touching no store', async (args, text) => {
+    // No database is given: a help that opened one would fail.
+    const result = await cli(args, '', 'postgres://nobody@127.0.0.1:1/none');
+    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(text), stderr: '' });
+  });
+
+  it.each([
+    [['help', 'keys', 'rotate'], '', /no command "keys rotate"/],
     [['users', 'create', '--username', 'x', '--role', 'KING'], 'pw-long-enough-1', /unknown role KING/],
     [['users', 'create', '--username', 'x', '--role', 'VIEWER'], 'short', /at least 12 characters/],
     [['keys', 'create'], '', /--name/],
