@@ -1,4 +1,5 @@
 // Builds the Express app from the container; main.ts (or a test) makes it listen.
+import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
 import { alertRouter } from './features/alerts/alert-router.js';
@@ -22,7 +23,9 @@ import { userRouter } from './features/auth/user-router.js';
 import { diagnosisRouter } from './features/diagnosis/diagnosis-router.js';
 import { credentialRouter } from './features/credentials/credential-router.js';
 import { healthRouter } from './features/health/health-router.js';
+import { metricsRouter } from './features/metrics/metrics-router.js';
 import { NotFoundError } from './platform/errors.js';
+import { allowedMethods, allowOn405, corsAndOptions, headAsGet, linkHeader } from './platform/http/http-conventions.js';
 import { apiDocsRouter, openApiValidator } from './platform/http/openapi.js';
 import { problemHandler } from './platform/http/problem-handler.js';
 import { webAppRouter } from './platform/http/web-app.js';
@@ -48,7 +51,9 @@ export function buildApp(container: Container): Express {
     cookiePath,
   });
 
+  const allowOf = allowedMethods(apiDocument);
   const base = express.Router();
+  base.use(corsAndOptions(config.corsOrigins, allowOf));
   base.use(apiDocsRouter(apiDocument));
   // The web UI's pages and files: before the validator, which answers 404 for what api.yaml lacks.
   base.use(webAppRouter(config.contextPath));
@@ -57,9 +62,11 @@ export function buildApp(container: Container): Express {
   // Who is calling is known before the validator runs; what they may do is checked right after
   // it matched the route (authorizationMiddleware), before it looks at the request; then text that
   // no store can hold is refused (unstorableTextGuard), before anything runs.
-  base.use('/api', authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
+  base.use(['/api', '/metrics'], authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
+  base.use(headAsGet);
   base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware, unstorableTextGuard()]));
   base.use(healthRouter(container.health));
+  base.use(metricsRouter(container.metrics));
   base.use(authRouter(container.auth, container.users, container.tokens, cookiePath));
   base.use(userRouter(container.users, container.tokens));
   base.use(integrationKeyRouter(container.tokens));
@@ -73,15 +80,19 @@ export function buildApp(container: Container): Express {
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));
   base.use(maintenanceRouter(container.maintenance, container.audit));
-  base.use(exportRouter(container.exports));
+  base.use(exportRouter(container.exports, container.metrics.exportRows));
   base.use(targetRouter(container.targets));
   base.use(runRouter(container.discovery));
   base.use(diagnosisRouter(container.diagnosis));
   base.use(alertRouter(container.alerts));
 
-  app.use(requestContextMiddleware(logger));
+  app.use(requestContextMiddleware(logger, container.metrics));
+  // gzip or br when the client asks (exports too, still streamed); below 1 kB it is not worth it.
+  app.use(compression());
+  app.use(linkHeader);
   app.use(config.contextPath || '/', base);
   app.use((_req, _res, next) => next(new NotFoundError('No such resource.')));
+  app.use(config.contextPath || '/', allowOn405(allowOf));
   app.use(problemHandler(logger));
   return app;
 }

@@ -20,7 +20,8 @@ import { ObservationLoader } from './features/discovery/observation-loader.js';
 import { collectSnmp, type SnmpCredential } from './features/discovery/snmp/snmp-connector.js';
 import { collectSsh } from './features/discovery/ssh/ssh-connector.js';
 import { DiscoveryService } from './features/discovery/discovery-service.js';
-import { RunStore } from './features/discovery/run-store.js';
+import { RUN_STATUSES, RunStore } from './features/discovery/run-store.js';
+import { registerOperationalGauges } from './features/metrics/operational-gauges.js';
 import { ScanGraphRepository } from './features/discovery/scan-graph-repository.js';
 import { TargetService } from './features/discovery/target-service.js';
 import { TargetStore } from './features/discovery/target-store.js';
@@ -67,8 +68,9 @@ import type { Logger } from './platform/logger.js';
 import { CypherCatalog } from './platform/neo4j/cypher-catalog.js';
 import { createDriver, NeoGraph } from './platform/neo4j/neo4j-graph.js';
 import { createCopyPool } from './platform/postgres/copy-out.js';
-import { createDatabase, type Database } from './platform/postgres/postgres-client.js';
+import { createDatabase, observeStatements, type Database } from './platform/postgres/postgres-client.js';
 import { Scheduler } from './platform/scheduler/scheduler.js';
+import { Metrics } from './platform/metrics.js';
 
 // Exports streaming at the same time; more wait up to service.store-timeout-ms, then get a 503.
 const EXPORT_CONNECTIONS = 4;
@@ -124,6 +126,7 @@ export interface Container extends AccessServices {
   driver: Driver;
   graph: NeoGraph;
   scheduler: Scheduler;
+  metrics: Metrics;
   apiDocument: OpenApiDocument;
   health: HealthService;
   assetReadModel: AssetReadModel;
@@ -188,7 +191,9 @@ function diagnosisProvider(config: AppConfig): DiagnosisProvider {
 }
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
+  const metrics = new Metrics();
   const db = createDatabase({ url: stores.databaseUrl, poolMax: config.databasePoolMax, timeoutMs: config.storeTimeoutMs, logger });
+  observeStatements(db, (seconds, failed) => metrics.storeCall('postgresql', 'statement', seconds, failed));
   const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
   sessionPool.on('error', (error) => logger.warn('session store connection lost', { error }));
   const copyPool = createCopyPool({ url: stores.databaseUrl, max: EXPORT_CONNECTIONS, timeoutMs: config.storeTimeoutMs });
@@ -199,7 +204,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     password: stores.neo4jPassword,
     timeoutMs: config.storeTimeoutMs,
   });
-  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog());
+  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), metrics.storeObserver('neo4j'));
   const scheduler = new Scheduler({
     databaseUrl: stores.databaseUrl,
     roles: config.roles,
@@ -233,6 +238,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     linkBase: `${config.publicUrl}${config.contextPath}`,
   }, new AlertStore(db), runs, diagnosis, logger);
   const followUp = new RunFollowUp(scheduler, diagnosis, alerts, logger);
+  registerOperationalGauges(metrics, {
+    queueDepth: () => scheduler.queueDepth(),
+    runsByStatus: async () => Object.fromEntries(await Promise.all(RUN_STATUSES.map(async (s) => [s, await runs.count({ statuses: [s] })]))),
+  });
   return {
     ...access,
     assetReadModel,
@@ -285,6 +294,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     driver,
     graph,
     scheduler,
+    metrics,
     apiDocument: loadApiDocument(config.contextPath),
     health: new HealthService(db, driver, config.neo4jDatabase),
   };

@@ -1,4 +1,4 @@
-// Every setting of the service, in one table: its dotted name (the spec's names are kept), the
+// Every setting of the service, in one table: its dotted name (the names of docs/interface.md, decision 6), the
 // environment variable that overrides it, its default and its validation. Nothing else in the
 // code reads process.env: settings reach modules through the AppConfig built here.
 import { existsSync, readFileSync } from 'node:fs';
@@ -122,6 +122,15 @@ export const SETTINGS = {
     z.string().min(1),
     'Which proxies to believe for the client address and https (Express trust proxy: loopback, a CIDR list, a hop count, true or false).',
     { default: 'loopback' },
+  ),
+  corsOrigins: setting(
+    'service.http.cors-origins',
+    z
+      .string()
+      .transform((v) => v.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, 'must be origins such as https://portal.example.com'))),
+    'Comma-separated origins (scheme://host[:port]) whose web pages may call the API from a browser (CORS); empty: none. Such callers use API tokens or integration keys, never the session cookie.',
+    { default: '' },
   ),
   adminUsername: setting('service.auth.admin-username', z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/), 'User name of the administrator created at first start.', {
     default: 'admin',

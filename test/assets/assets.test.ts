@@ -19,7 +19,7 @@ describe('assets over the graph', () => {
   const names = (res: { body: { data: { displayName: string }[] } }) => res.body.data.map((a) => a.displayName);
 
   describe('GET /assets', () => {
-    it('returns asset rows with the fields of spec 2.2 in the one list envelope', async () => {
+    it('returns asset rows with the fields of docs/interface.md §2.2 in the one list envelope', async () => {
       const res = await api.get('/api/v1/assets?q=web-01');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ total: 1, page: 0, pageSize: 50, size: 50, totalElements: 1, meta: { totalCount: 1, page: 0, size: 50 } });
@@ -67,7 +67,7 @@ describe('assets over the graph', () => {
       }
     });
 
-    describe('links (spec 4.8)', () => {
+    describe('links (docs/interface.md §4.8)', () => {
       const links = async (query: string) => (await api.get(`/api/v1/assets?${query}`)).body.links as Record<string, string>;
       const pageOf = (url: string) => new URL(url).searchParams.get('page');
 
@@ -113,7 +113,7 @@ describe('assets over the graph', () => {
     });
   });
 
-  describe('parents (spec 2.4)', () => {
+  describe('parents (docs/interface.md §2.4)', () => {
     it.each([
       ['VM', 'vm1', 'esx1', 'HOSTS_VM'],
       ['CONTAINER', 'ctr', 'vm1', 'HOSTS_CONTAINER'],
@@ -164,7 +164,7 @@ describe('assets over the graph', () => {
   });
 
   describe('GET /relationships and /assets/{id}/relationships', () => {
-    it('returns rows of spec 2.5 filtered by type and categories, active only by default', async () => {
+    it('returns rows of docs/interface.md §2.5 filtered by type and categories, active only by default', async () => {
       const res = await api.get('/api/v1/relationships?type=RUNS_ON&sourceCategory=SOFTWARE&targetCategory=HOST');
       expect(res.status).toBe(200);
       expect(res.body.pageSize).toBe(200);
@@ -224,7 +224,7 @@ describe('assets over the graph', () => {
     });
   });
 
-  describe('lifecycle (spec 3.1)', () => {
+  describe('lifecycle (docs/interface.md §3.1)', () => {
     it('decommissions an active asset, makes its edges inactive, and refuses a second decommission', async () => {
       const res = await p.discoveryAdminSession.post(`/api/v1/assets/${ids.vm2}/decommission`);
       expect(res.status).toBe(200);
@@ -269,7 +269,7 @@ describe('assets over the graph', () => {
     });
   });
 
-  describe('schema (spec 2.7)', () => {
+  describe('schema (docs/interface.md §2.7)', () => {
     it('lists every type, scoped by a category of any case', async () => {
       const all = await api.get('/api/v1/schema/asset-types');
       expect(all.body.data.length).toBe(29);
@@ -295,7 +295,15 @@ describe('assets over the graph', () => {
       });
       expect(hv.typeFields[0]).toEqual({ name: 'id', type: 'string', description: expect.any(String) });
       const vm = (await api.get('/api/v1/schema/asset-types/VM')).body.data;
-      expect(vm.parent).toEqual({ via: 'HOSTS_VM', viaAlternatives: [], direction: 'IN', parentCategory: 'HYPERVISOR' });
+      expect(vm.parent).toEqual({ via: 'HOSTS_VM', viaAlternatives: [], direction: 'IN', parentCategory: 'HYPERVISOR', parentCategories: [], parentTypes: ['HYPERVISOR'] });
+      // The rule's wording and, for clients, the qualifying categories and types as arrays.
+      const datastore = (await api.get('/api/v1/schema/asset-types/DATASTORE')).body.data;
+      expect(datastore.parent).toEqual({
+        via: 'USES_DATASTORE', viaAlternatives: ['CONTAINS'], direction: 'IN', parentCategory: 'HOST or HYPERVISOR',
+        parentCategories: ['HOST'], parentTypes: ['PHYSICAL_HOST', 'HYPERVISOR', 'VM', 'CONTAINER', 'SERVER'],
+      });
+      const region = (await api.get('/api/v1/schema/asset-types/CLOUD_DATABASE')).body.data;
+      expect(region.parent).toMatchObject({ parentCategory: 'CLOUD_ACCOUNT or CLOUD_REGION', parentCategories: [], parentTypes: ['CLOUD_ACCOUNT', 'CLOUD_REGION'] });
       expect(vm.customAttributeKeys).toEqual(['cpuCount', 'powerState']);
       const root = (await api.get('/api/v1/schema/asset-types/PHYSICAL_HOST')).body.data;
       expect(root).toMatchObject({ isRoot: true, parent: null });

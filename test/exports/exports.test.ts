@@ -49,7 +49,7 @@ describe('exports', () => {
 
   const csvLines = (text: string) => text.split('\r\n').filter(Boolean);
 
-  it('streams software as CSV with the header of spec 2.8, ordered by asset name then package name, as an attachment', async () => {
+  it('streams software as CSV with the header of docs/interface.md §2.8, ordered by asset name then package name, as an attachment', async () => {
     const res = await api.get('/api/v1/export/software.csv?packageManager=dpkg');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -78,7 +78,7 @@ describe('exports', () => {
     expect((await api.get('/api/v1/export/software.json?packageManager=snap')).body).toHaveLength(1);
   });
 
-  it('exports processes by asset name then pid, filtered by user, with the columns of spec 2.9', async () => {
+  it('exports processes by asset name then pid, filtered by user, with the columns of docs/interface.md §2.9', async () => {
     const csv = await api.get('/api/v1/export/processes.csv');
     expect(csvLines(csv.text)[0]).toBe('assetId,assetDisplayName,assetHostname,pid,ppid,processName,commandLine,username,state,memoryKb,cpuPercent,sourceConnector,softwareAssetId');
     expect(csv.text).toContain(`${ids.alpha},alpha,alpha-host,1,,systemd,'-bash --login,root,,2048,2.5,IMPORT,`);

@@ -39,7 +39,7 @@ describe('synthesized assets through GET /assets', () => {
 
   const list = async (query: string) => (await api.get(`/api/v1/assets?${query}`)).body;
 
-  it('lists SOFTWARE_PACKAGE rows with the row rules of spec 2.11 and the host as parent (RUNS_ON)', async () => {
+  it('lists SOFTWARE_PACKAGE rows with the row rules of docs/interface.md §2.11 and the host as parent (RUNS_ON)', async () => {
     const body = await list('type=SOFTWARE_PACKAGE');
     expect(body.total).toBe(3);
     const nginx = body.data.find((r: { displayName: string }) => r.displayName === 'nginx');
@@ -157,7 +157,7 @@ describe('interface rows', () => {
   });
   afterAll(() => service.stop());
 
-  it('are sorted by host name, then ifIndex (spec 2.12), across pages', async () => {
+  it('are sorted by host name, then ifIndex (docs/interface.md §2.12), across pages', async () => {
     const order = (rows: { displayName: string; parent: { displayName: string } }[]) => rows.map((r) => `${r.parent.displayName}/${r.displayName}`);
     const all = (await api.get('/api/v1/assets?type=INTERFACE')).body.data;
     expect(order(all)).toEqual(['alpha/lo', 'alpha/bond0', 'alpha/eth9', 'bravo/eth0', 'bravo/eth1']);

@@ -1,4 +1,4 @@
-// A small estate with one asset of every graph type and every parent edge of spec 2.4, imported
+// A small estate with one asset of every graph type and every parent edge of docs/interface.md §2.4, imported
 // through POST /api/v1/import.
 import type { ApiClient } from './api-client.js';
 

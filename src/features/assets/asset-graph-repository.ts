@@ -33,7 +33,7 @@ export interface AssetFilter {
 const COUNT_CACHE_ENTRIES = 500;
 // The schema listing (all types, or a category's) and single types.
 const ATTRIBUTE_KEY_CACHE_ENTRIES = 100;
-// Rows per batch of a streamed read (the export's batches of spec 4.7).
+// Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
 
 export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt', 'updatedAt'] as const;

@@ -1,7 +1,7 @@
-// Asset rows as the API shows them (spec 2.2): node properties with labels and the derived
+// Asset rows as the API shows them (docs/interface.md §2.2): node properties with labels and the derived
 // parent block (2.4), resolved for a whole page with two queries (edges, then parent assets).
 // Sub-record rows appear as synthesized assets (2.11) when the type filter asks for them: the
-// listing pages over graph rows first, then each synthesized type in order (DESIGN.md 5).
+// listing pages over graph rows first, then each synthesized type in order (docs/interface.md, decision 5).
 import { createHash } from 'node:crypto';
 import { BadRequestError } from '../../platform/errors.js';
 import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
@@ -32,7 +32,7 @@ export interface ConnectedTo {
 const SYNTHESIZED = new Set<string>(SYNTHESIZED_TYPES);
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-/** The type-specific fields of a sub-record (customAttributes, snake_case as in spec 2.11). */
+/** The type-specific fields of a sub-record (customAttributes, snake_case as in docs/interface.md §2.11). */
 function customAttributesOf(row: SynthesizedRow): Record<string, unknown> {
   const { id: _id, assetId: _a, name: _n, firstSeenAt: _f, lastSeenAt: _l, ...rest } = row;
   return rest;

@@ -1,5 +1,5 @@
-// GET /assets (spec 4.1, with the envelope of DESIGN.md decision 1), one asset, its
-// relationships, and the lifecycle actions of spec 3.1.
+// GET /assets (docs/interface.md §4.1, with the envelope of docs/interface.md, decision 1), one asset, its
+// relationships, and the lifecycle actions of docs/interface.md §3.1.
 import { Router } from 'express';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
@@ -13,7 +13,7 @@ import type { AssetService } from './asset-service.js';
 type Query = Record<string, unknown>;
 const list = (q: Query, key: string) => q[key] as string[] | undefined;
 
-/** The link of a synthesized row to its host as a relationship row (spec 2.5). */
+/** The link of a synthesized row to its host as a relationship row (docs/interface.md §2.5). */
 function syntheticRelationships(row: AssetRow): RelationshipRow[] {
   const link = parentLinkOf(row);
   const host = row.parent;
@@ -45,7 +45,7 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
     };
     const sort = parseSort<AssetSortField>(req.query.sort, { field: 'displayName', direction: 'asc' });
     const { rows, total, nav } = await readModel.page(filter, sort, page);
-    // Also the field names of the synthesized-listing example of spec 2.1.
+    // Also the field names of the synthesized-asset listing (docs/interface.md, decision 1).
     res.json({ ...pageEnvelope(req, rows, total, page, nav), size: page.size, totalElements: total });
   });
 

@@ -1,4 +1,4 @@
-// Lifecycle actions of spec 3.1: reactivate (STALE, INACTIVE, DECOMMISSIONED to ACTIVE) and
+// Lifecycle actions of docs/interface.md §3.1: reactivate (STALE, INACTIVE, DECOMMISSIONED to ACTIVE) and
 // decommission (any other state to DECOMMISSIONED). A transition not allowed from the current
 // state is a 409; both are audited.
 import { ConflictError, NotFoundError } from '../../platform/errors.js';

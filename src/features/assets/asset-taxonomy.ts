@@ -1,4 +1,4 @@
-// The asset taxonomy (spec 2.3, 2.4, 2.7), in one table: categories and their Neo4j labels, fine
+// The asset taxonomy (docs/interface.md §2.3, 2.4, 2.7), in one table: categories and their Neo4j labels, fine
 // types, the parent rule of each type, and the schema entries built from them.
 
 export const CATEGORIES = {
@@ -14,13 +14,13 @@ export const CATEGORIES = {
   CLOUD: { label: 'Cloud', nodeLabel: 'Cloud' },
   FLOW_EXPORTER: { label: 'Flow Exporter', nodeLabel: 'FlowExporter' },
   ENDPOINT: { label: 'Endpoint', nodeLabel: 'Endpoint' },
-  // Synthesized from PostgreSQL rows (spec 2.3: "their own category").
+  // Synthesized from PostgreSQL rows (docs/interface.md §2.3: "their own category").
   PROCESS: { label: 'Process', nodeLabel: null },
   SERVICE: { label: 'Service', nodeLabel: null },
 } as const;
 
 export type Category = keyof typeof CATEGORIES;
-/** The categories of spec 2.3, which the category filter and the schema accept. */
+/** The categories of docs/interface.md §2.3, which the category filter and the schema accept. */
 export const LISTED_CATEGORIES = Object.keys(CATEGORIES).filter((c) => c !== 'PROCESS' && c !== 'SERVICE') as Category[];
 
 export const RELATIONSHIP_TYPES = ['RUNS_ON', 'HOSTS_VM', 'HOSTS_CONTAINER', 'MANAGED_BY', 'CONTAINS', 'USES_DATASTORE', 'HAS_INTERFACE', 'COMMUNICATES_WITH'] as const;
@@ -137,10 +137,10 @@ const DEFINITIONS: Record<string, TypeDefinition> = ASSET_TYPES;
 export const ALL_TYPES = Object.keys(ASSET_TYPES) as AssetType[];
 /** Types that live in Neo4j. */
 export const GRAPH_TYPES = ALL_TYPES.filter((t) => !DEFINITIONS[t]?.synthesized);
-/** Types built from PostgreSQL rows, in the paging order of DESIGN.md decision 5. */
+/** Types built from PostgreSQL rows, in the paging order of docs/interface.md, decision 5. */
 export const SYNTHESIZED_TYPES = ['SOFTWARE_PACKAGE', 'RUNNING_PROCESS', 'DISCOVERED_SERVICE', 'INTERFACE'] as const satisfies AssetType[];
 
-// The root types of spec 2.4: never children.
+// The root types of docs/interface.md §2.4: never children.
 const ROOT_TYPES = new Set(['PHYSICAL_HOST', 'NETWORK_DEVICE', 'PRINTER', 'CLOUD_ACCOUNT', 'VIRTUALIZATION_MANAGER', 'CLUSTER', 'FLOW_EXPORTER', 'UNKNOWN_ENDPOINT']);
 const PHYSICAL = new Set(['PHYSICAL_HOST', 'HYPERVISOR', 'SERVER']);
 const VIRTUAL = new Set(['VM', 'CONTAINER']);
@@ -198,9 +198,19 @@ export interface SchemaEntry {
   virtual: boolean | null;
   cloud: boolean;
   synthesized: boolean;
-  parent: { via: string; viaAlternatives: string[]; direction: 'IN' | 'OUT'; parentCategory: string } | null;
+  parent: { via: string; viaAlternatives: string[]; direction: 'IN' | 'OUT'; parentCategory: string; parentCategories: Category[]; parentTypes: AssetType[] } | null;
   typeFields: TypeField[];
   childTypes: string[];
+}
+
+/**
+ * A parent rule's kinds as arrays for clients: the categories named whole, and every type that
+ * qualifies (the types of those categories and the types named alone), in taxonomy order.
+ */
+function qualifyingParents(rule: ParentRule): { parentCategories: Category[]; parentTypes: AssetType[] } {
+  const parentCategories = rule.parentKinds.filter((k): k is Category => Object.hasOwn(CATEGORIES, k));
+  const parentTypes = (Object.keys(ASSET_TYPES) as AssetType[]).filter((t) => rule.parentKinds.includes(t) || parentCategories.includes(categoryOf(t)));
+  return { parentCategories, parentTypes };
 }
 
 export function schemaEntry(type: AssetType): SchemaEntry {
@@ -216,7 +226,7 @@ export function schemaEntry(type: AssetType): SchemaEntry {
     cloud: def.category === 'CLOUD',
     synthesized: def.synthesized ?? false,
     parent: rule
-      ? { via: rule.via[0] as string, viaAlternatives: rule.via.slice(1), direction: rule.direction, parentCategory: rule.parentKinds.join(' or ') }
+      ? { via: rule.via[0] as string, viaAlternatives: rule.via.slice(1), direction: rule.direction, parentCategory: rule.parentKinds.join(' or '), ...qualifyingParents(rule) }
       : null,
     typeFields: [...COMMON_FIELDS, ...(def.fields ?? [])],
     childTypes: def.childTypes ?? [],

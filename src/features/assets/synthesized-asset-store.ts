@@ -1,5 +1,5 @@
-// Sub-record rows read as assets (spec 2.11): software packages, running processes, discovered
-// services and interfaces, with what q matches in each (spec 4.1).
+// Sub-record rows read as assets (docs/interface.md §2.11): software packages, running processes, discovered
+// services and interfaces, with what q matches in each (docs/interface.md §4.1).
 import type { Knex } from 'knex';
 import { countRows, type Database } from '../../platform/postgres/postgres-client.js';
 
@@ -103,7 +103,7 @@ export class SynthesizedAssetStore {
     return this.filtered('INTERFACE', filter).distinct('asset_id').pluck('asset_id');
   }
 
-  /** Interfaces in the order of their hosts (given, by host name), then ifIndex (spec 2.12). */
+  /** Interfaces in the order of their hosts (given, by host name), then ifIndex (docs/interface.md §2.12). */
   async interfacesInHostOrder(filter: SynthesizedFilter, hostOrder: string[], direction: 'asc' | 'desc', offset: number, limit: number): Promise<SynthesizedRow[]> {
     return this.filtered('INTERFACE', filter)
       .join(this.db.raw('unnest(?::uuid[]) WITH ORDINALITY AS host_order(asset_id, ord)', [hostOrder]), 'host_order.asset_id', 'network_interfaces.asset_id')

@@ -1,4 +1,4 @@
-// Roles (DESIGN.md decision 3). ADMINISTRATOR includes DISCOVERY_ADMIN; an integration key holds
+// Roles (docs/interface.md, decision 3). ADMINISTRATOR includes DISCOVERY_ADMIN; an integration key holds
 // every role. An operation of api.yaml names the roles it admits in x-required-roles. ANALYST
 // reads the inventory and runs read-only Cypher (POST /graph/query).
 export const ROLES = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'ANALYST', 'VIEWER'] as const;

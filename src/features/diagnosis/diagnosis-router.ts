@@ -1,4 +1,4 @@
-// GET and POST /runs/{runId}/diagnosis (spec 4.3; roles per api.yaml).
+// GET and POST /runs/{runId}/diagnosis (docs/interface.md §4.3; roles per api.yaml).
 import { Router } from 'express';
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { DiagnosisService } from './diagnosis-service.js';

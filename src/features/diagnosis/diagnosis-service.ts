@@ -1,4 +1,4 @@
-// The diagnosis of runs that finished with errors (spec 2.6 and 3.2): gathers what may be known of
+// The diagnosis of runs that finished with errors (docs/interface.md §2.6 and 3.2): gathers what may be known of
 // a run (never a secret), asks the configured provider, and stores the outcome of the attempt in
 // place of the previous one. A provider that fails gives status ERROR with a reason that is safe
 // to show; it never fails the caller.
@@ -22,7 +22,7 @@ const ERRORS_SHOWN = 30;
 const TARGET_ADDRESSES_SHOWN = 50;
 const PREVIOUS_RUNS = 5;
 
-/** ISO 8601 without zone (spec 2.6), in UTC: 2026-11-22T05:40:12.123. */
+/** ISO 8601 without zone (docs/interface.md §2.6), in UTC: 2026-11-22T05:40:12.123. */
 const withoutZone = (date: Date) => date.toISOString().slice(0, -1);
 
 function toView(record: DiagnosisRecord): DiagnosisView {

@@ -1,4 +1,4 @@
-// The streamed exports (spec 4.7, and relationships, interfaces and interface connections for
+// The streamed exports (docs/interface.md §4.7, and relationships, interfaces and interface connections for
 // CMDBs). What PostgreSQL holds (software, processes, services, interfaces, interface connections):
 // one COPY statement each (sub-record-export-store.ts). What the graph holds (assets,
 // relationships): one Cypher statement (a statement per relationship type), read as the client
@@ -51,12 +51,10 @@ export class ExportService {
   async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, filter: SubRecordExportFilter): Promise<void> {
     const copy: Readable = format === 'csv' ? await this.subRecords.csv(kind, filter) : await this.subRecords.json(kind, filter);
     writer.begin();
-    if (format === 'csv') {
-      await writer.send(csvRecord(SubRecordExportStore.columns(kind)));
-      await writer.pipeFrom(copy.pipe(new CsvRecordEnds()));
-    } else {
-      await writer.pipeFrom(copy.pipe(new JsonLinesArray()));
-    }
+    const records = format === 'csv' ? new CsvRecordEnds() : new JsonLinesArray();
+    if (format === 'csv') await writer.send(csvRecord(SubRecordExportStore.columns(kind)));
+    await writer.pipeFrom(copy.pipe(records));
+    writer.counted(records.records);
     writer.end();
   }
 
@@ -79,6 +77,7 @@ export class ExportService {
         await writer.send(`${written === 0 ? '[\n' : ',\n'}${records.join(',\n')}`);
       }
       written += rows.length;
+      writer.counted(rows.length);
     };
     if (!first.done) await write(first.value);
     for await (const rows of batches) await write(rows);

@@ -1,4 +1,4 @@
-// What turns a COPY stream into the documents of spec 4.7: CSV records end in CRLF (RFC 4180;
+// What turns a COPY stream into the documents of docs/interface.md §4.7: CSV records end in CRLF (RFC 4180;
 // COPY ends them in LF and quotes every field that holds a line break, so a LF outside quotes is
 // a record's end), and JSON lines become one array written record by record. Each chunk is
 // rewritten into one new buffer: these run once per exported byte.
@@ -12,6 +12,8 @@ const COMMA = 0x2c;
 /** LF at the end of a CSV record becomes CRLF; line breaks inside quoted fields are kept. */
 export class CsvRecordEnds extends Transform {
   private inQuotes = false;
+  /** Records that passed. */
+  records = 0;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     // The record ends: positions of the LFs outside quotes.
@@ -33,6 +35,7 @@ export class CsvRecordEnds extends Transform {
       quote = chunk.indexOf(QUOTE, quote + 1);
     }
     this.inQuotes = inQuotes;
+    this.records += ends.length;
     if (ends.length === 0) return done(null, chunk);
     const out = Buffer.allocUnsafe(chunk.length + ends.length);
     let from = 0;
@@ -53,6 +56,8 @@ export class JsonLinesArray extends Transform {
   private started = false;
   /** The previous chunk ended a line: the next record, if any, gets its separator. */
   private pendingLf = false;
+  /** Records that passed (counted at their line ends). */
+  records = 0;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (chunk.length === 0) return done();
@@ -73,6 +78,7 @@ export class JsonLinesArray extends Transform {
     body.copy(out, to, from);
     this.started = true;
     this.pendingLf = endsLine;
+    this.records += lfs + (endsLine ? 1 : 0);
     done(null, out);
   }
 

@@ -31,6 +31,9 @@ export function csvRecord(cells: unknown[]): string {
 }
 
 export class ExportWriter {
+  /** Rows written so far (for the metrics). */
+  rows = 0;
+
   constructor(
     private readonly res: Response,
     private readonly format: ExportFormat,
@@ -52,6 +55,11 @@ export class ExportWriter {
 
   end(): void {
     this.res.end();
+  }
+
+  /** Counts rows that were written. */
+  counted(rows: number): void {
+    this.rows += rows;
   }
 
   async send(chunk: Buffer | string): Promise<void> {

@@ -1,4 +1,4 @@
-// The exports of what PostgreSQL holds (spec 2.8-2.10, 4.7; interfaces and their connections for
+// The exports of what PostgreSQL holds (docs/interface.md §2.8-2.10, 4.7; interfaces and their connections for
 // CMDBs) as one COPY statement each, CSV or JSON written by PostgreSQL itself and streamed as it
 // comes, in asset-name order. Per-asset rows are read through a LATERAL join on the copy of asset
 // names: the plan walks the names index and each asset's rows through its own index, so the
@@ -88,7 +88,7 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
     plain('listenPorts', 't.listen_ports', `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(t.listen_ports) WITH ORDINALITY AS l(p, i))`),
     text('sourceConnector', 't.source_connector'),
   ], { state: equals('t.state') }),
-  // Interfaces by host name, then ifIndex (spec 2.12), then name.
+  // Interfaces by host name, then ifIndex (docs/interface.md §2.12), then name.
   interfaces: perAsset('network_interfaces', ['t.if_index', 't.name'], ['ifIndex', 'name'], [
     ...ASSET_COLUMNS, plain('interfaceId', 't.id'), text('name', 't.name'), plain('ifIndex', 't.if_index'), plain('macAddress', 't.mac_address'),
     list('ipAddresses', 't.ip_addresses'), plain('speedMbps', 't.speed_mbps'), text('operStatus', 't.oper_status'), plain('mtu', 't.mtu'),

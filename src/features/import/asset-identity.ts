@@ -1,4 +1,4 @@
-// Identity rules (DESIGN.md decision 8), as pure functions: which identifiers an observed asset
+// Identity rules (docs/interface.md, decision 8), as pure functions: which identifiers an observed asset
 // carries, normalised, and which existing asset they point at, rule by rule in order of strength.
 import net from 'node:net';
 import type { Category } from '../assets/asset-taxonomy.js';

@@ -1,4 +1,4 @@
-// The daily aging sweeper (spec 3.1): ACTIVE assets not observed for service.aging.stale-after-days
+// The daily aging sweeper (docs/interface.md §3.1): ACTIVE assets not observed for service.aging.stale-after-days
 // become STALE (staleSince set), STALE ones not observed for service.aging.inactive-after-days
 // become INACTIVE. DECOMMISSIONED assets are never touched; an observation brings an asset back.
 // Facts that no source has reported for service.aging.inactive-after-days go too.

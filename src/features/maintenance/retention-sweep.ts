@@ -1,4 +1,4 @@
-// The retention sweep (spec 8): packages and services not observed for
+// The retention sweep (settings service.retention.*): packages and services not observed for
 // service.retention.sub-asset-days are removed, and so are the sub-records of assets that no
 // longer exist in the graph; retired relationships go after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with the graph
 // (an installation upgraded from before the copy existed gets it at its first start). Deletes run

@@ -1,4 +1,4 @@
-// Relationship rows (spec 2.5) for GET /relationships and GET /assets/{id}/relationships.
+// Relationship rows (docs/interface.md §2.5) for GET /relationships and GET /assets/{id}/relationships.
 //
 // The bulk list is ordered by relationship type (in the order of the taxonomy), then id, so that
 // each type's part is read from that type's id index: a page seeks to the row after the cursor
@@ -69,7 +69,7 @@ function whereOf(filter: RelationshipFilter): { filters: string; params: Record<
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
-// Rows per batch of a streamed read (the export's batches of spec 4.7).
+// Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
 
 /** The row key of the list order: the type, then the id. */

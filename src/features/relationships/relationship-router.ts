@@ -1,10 +1,10 @@
-// GET /relationships (spec 4.5): graph edges only, filtered, paginated with full links (keyset
+// GET /relationships (docs/interface.md §4.5): graph edges only, filtered, paginated with full links (keyset
 // cursors in prev, next and last).
 import { Router } from 'express';
 import { pageEnvelope, pageRequest, pageWindow, windowed } from '../../platform/http/pagination.js';
 import { relationshipKey, type RelationshipGraphRepository } from './relationship-graph-repository.js';
 
-/** Page size of relationship lists: default 200, values above 1000 capped (spec 4.5). */
+/** Page size of relationship lists: default 200, values above 1000 capped (docs/interface.md §4.5). */
 export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
 
 export function relationshipRouter(relationships: RelationshipGraphRepository): Router {

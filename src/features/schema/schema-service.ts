@@ -1,4 +1,4 @@
-// Schema introspection (spec 2.7): the taxonomy's entries plus the customAttributes keys seen in
+// Schema introspection (docs/interface.md §2.7): the taxonomy's entries plus the customAttributes keys seen in
 // the current data for each type.
 import { BadRequestError, NotFoundError } from '../../platform/errors.js';
 import type { AssetGraphRepository } from '../assets/asset-graph-repository.js';
@@ -6,7 +6,7 @@ import { ALL_TYPES, isAssetType, LISTED_CATEGORIES, schemaEntry, SYNTHESIZED_TYP
 
 export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[] };
 
-// Keys of the rows built from PostgreSQL (spec 2.11 rule 4): fixed by their tables.
+// Keys of the rows built from PostgreSQL (docs/interface.md §2.11 rule 4): fixed by their tables.
 const SYNTHESIZED_KEYS: Record<string, string[]> = {
   SOFTWARE_PACKAGE: ['install_date', 'package_manager'],
   RUNNING_PROCESS: ['command_line', 'cpu_percent', 'memory_kb', 'pid', 'ppid', 'state', 'username'],

@@ -1,4 +1,4 @@
-// Derivation of interface connections (spec 2.12), as pure functions.
+// Derivation of interface connections (docs/interface.md §2.12), as pure functions.
 //
 // FDB: each MAC a switch port has learnt, joined by MAC to the interfaces of other assets, links
 // that port to the host NIC (confidence 0.90: L2 reachability, not proof of a cable). A port that

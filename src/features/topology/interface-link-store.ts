@@ -1,4 +1,4 @@
-// Interface connections (spec 2.12) as port-to-port links between assets, for the topology.
+// Interface connections (docs/interface.md §2.12) as port-to-port links between assets, for the topology.
 import type { Database } from '../../platform/postgres/postgres-client.js';
 
 export interface InterfaceLink {

@@ -1,4 +1,4 @@
-// Pages and the one list envelope (DESIGN.md decisions 1 and 4; spec 4.8): every paginated list
+// Pages and the one list envelope (docs/interface.md, decisions 1 and 4, and §4.8): every paginated list
 // answers { data, total, page, pageSize, links, meta: { totalCount, page, size } }, with absolute
 // links that keep every other query parameter the caller sent.
 //

@@ -2,6 +2,7 @@
 // Cypher catalogue through NeoGraph.
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
 import type { CypherCatalog } from './cypher-catalog.js';
+import { unobserved, type StoreObserver } from '../metrics.js';
 
 export interface Neo4jOptions {
   uri: string;
@@ -58,6 +59,7 @@ export class NeoGraph {
     readonly driver: Driver,
     readonly database: string,
     readonly catalog: CypherCatalog,
+    private readonly observe: StoreObserver = unobserved,
   ) {}
 
   /** Runs a catalogued read statement (its placeholders filled by `fragments`) and returns plain objects. */
@@ -115,26 +117,32 @@ export class NeoGraph {
    * COMMIT of a managed transaction, which cost a short read about as much again on this path. A
    * failure that a managed transaction would retry (a cluster member going away) is tried once more.
    */
-  private async run<T extends RecordShape>(text: string, params: CypherParams, retried = false): Promise<{ rows: T[]; bookmark: string }> {
+  private run<T extends RecordShape>(text: string, params: CypherParams): Promise<{ rows: T[]; bookmark: string }> {
+    return this.observe('read', () => this.runOnce<T>(text, params));
+  }
+
+  private async runOnce<T extends RecordShape>(text: string, params: CypherParams, retried = false): Promise<{ rows: T[]; bookmark: string }> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
     try {
       const rows = toObjects(await session.run<T>(text, params));
       return { rows, bookmark: session.lastBookmarks().join(',') };
     } catch (error) {
-      if (!retried && neo4j.isRetryableError(error as Error)) return this.run<T>(text, params, true);
+      if (!retried && neo4j.isRetryableError(error as Error)) return this.runOnce<T>(text, params, true);
       throw error;
     } finally {
       await session.close();
     }
   }
 
-  private async writeTransaction<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
-    try {
-      return await session.executeWrite(work);
-    } finally {
-      await session.close();
-    }
+  private writeTransaction<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    return this.observe('write', async () => {
+      const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
+      try {
+        return await session.executeWrite(work);
+      } finally {
+        await session.close();
+      }
+    });
   }
 }
 

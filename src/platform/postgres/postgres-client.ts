@@ -31,6 +31,20 @@ export function createDatabase({ url, poolMax, timeoutMs, applicationName = 'ass
   });
 }
 
+/** Reports how long each SQL statement took and whether it failed (for the metrics). */
+export function observeStatements(db: Database, observe: (seconds: number, failed: boolean) => void): void {
+  const started = new Map<string, number>();
+  db.on('query', (query: { __knexQueryUid: string }) => started.set(query.__knexQueryUid, performance.now()));
+  const finished = (failed: boolean) => (_result: unknown, query: { __knexQueryUid: string }) => {
+    const at = started.get(query.__knexQueryUid);
+    if (at === undefined) return;
+    started.delete(query.__knexQueryUid);
+    observe((performance.now() - at) / 1000, failed);
+  };
+  db.on('query-response', finished(false));
+  db.on('query-error', finished(true));
+}
+
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300',

@@ -99,6 +99,17 @@ export class Scheduler {
     this.logger.info('job queue ready', { roles, recurring: this.recurring.map((j) => j.name) });
   }
 
+  /** Jobs due and waiting for a worker, and jobs a worker holds now (for the metrics). */
+  async queueDepth(): Promise<{ waiting: number; running: number }> {
+    if (!this.pool) return { waiting: 0, running: 0 };
+    const { rows } = await this.pool.query<{ waiting: number; running: number }>(
+      `SELECT count(*) FILTER (WHERE locked_at IS NULL AND next_run_at <= now() AND NOT coalesce(disabled, false))::int AS waiting,
+              count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS running
+         FROM agenda_jobs`,
+    );
+    return rows[0] ?? { waiting: 0, running: 0 };
+  }
+
   /**
    * Runs a job while renewing its lock: a job is as long as its work (a scan of a large range, a
    * sweep of a large estate) and keeps its worker's slot for that long, while the lock of a worker

@@ -1,0 +1,81 @@
+// A client generated from api.yaml with openapi-typescript type-checks a program that uses every
+// list, export and write (test/fixtures/generated-client/program.ts) without a cast, and that
+// program runs against the real service.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { fromProjectRoot } from '../../src/platform/project-root.js';
+import { signIn } from '../support/api-client.js';
+import { ADMIN_PASSWORD } from '../support/principals.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+
+const run = promisify(execFile);
+// Operations that answer one resource or the service's own state: neither list, export nor write.
+const NOT_LISTS_EXPORTS_OR_WRITES = ['getHealth', 'getReadiness', 'getLiveness', 'getMetrics', 'getMe', 'getUser', 'getCredential', 'getAssetType', 'getTarget'];
+
+describe('a client generated from api.yaml', () => {
+  let service: TestService;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'generated-client-'));
+    writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+    copyFileSync(fromProjectRoot('test', 'fixtures', 'generated-client', 'program.ts'), path.join(dir, 'program.ts'));
+    await run(fromProjectRoot('node_modules', '.bin', 'openapi-typescript'), [fromProjectRoot('api.yaml'), '--output', path.join(dir, 'api.ts')]);
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD });
+  });
+  afterAll(async () => {
+    await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const tsc = (args: string[]) =>
+    run(process.execPath, [fromProjectRoot('node_modules', 'typescript', 'bin', 'tsc'), '--ignoreConfig', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', fromProjectRoot('node_modules', '@types'), ...args, path.join(dir, 'program.ts')]).catch((error: { stdout: string }) => {
+      throw new Error(`tsc: ${error.stdout}`);
+    });
+
+  it('type-checks the program (strict, no cast on any answer)', async () => {
+    await tsc(['--noEmit']);
+    const program = readFileSync(path.join(dir, 'program.ts'), 'utf8');
+    expect(program).not.toMatch(/\bas any\b|: any\b/);
+  }, 120_000);
+
+  it('runs the program against the service: every list, export and write answers as typed', async () => {
+    await tsc(['--outDir', path.join(dir, 'out')]);
+    const admin = await signIn(service.url, 'admin', ADMIN_PASSWORD);
+    const key = (await admin.post('/api/v1/integration-keys', { name: 'generated-client' })).body.data.token as string;
+    const { stdout } = await run(process.execPath, [path.join(dir, 'out', 'program.js')], { env: { PATH: process.env.PATH, SERVICE_URL: service.url, SERVICE_KEY: key } }).catch((error: { stderr: string }) => {
+      throw new Error(`program: ${error.stderr}`);
+    });
+    const report = JSON.parse(stdout);
+
+    const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
+    const expected = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.entries(item as Record<string, { operationId: string }>)
+        .filter(([method, op]) => ['get', 'put', 'post', 'delete'].includes(method) && !NOT_LISTS_EXPORTS_OR_WRITES.includes(op.operationId))
+        .map(([method]) => `${method.toUpperCase()} ${p}`),
+    );
+    expect(new Set(report.used)).toEqual(new Set(expected));
+
+    expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
+    expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
+    expect(report.reactivated).toBe('ACTIVE');
+    expect(report.queryRows).toEqual([{ name: 'gc-hv-01' }]);
+    expect(report.assetParent).toBe('gc-hv-01');
+    expect(report.relationships).toContain('gc-hv-01 HOSTS_VM gc-vm-01');
+    expect(report.storageParents).toContainEqual(['PHYSICAL_HOST', 'HYPERVISOR', 'VM', 'CONTAINER', 'SERVER']);
+    expect(report.credentialSettings).toEqual(['authNoPriv']);
+    expect(report.myTokens).toEqual(['gc-token']);
+    expect(report.exportAsset).toEqual(['gc-vm-01 VM {}']);
+    expect(report.exportSoftware).toContain('openssl 3.0.15 dpkg');
+    expect(report.exportProcesses).toEqual(['812 nginx root']);
+    expect(report.exportServices).toContain('ssh.service tcp/22');
+    expect(report.exportRelationships).toContain('gc-hv-01 HOSTS_VM gc-vm-01 true');
+    expect(report.exportInterfaces).toContain('gc-vm-01 eth0 2 10.0.1.21/24');
+    expect(report.csvHeaders[0]).toMatch(/^id,displayName,assetType,/);
+    expect(report.csvHeaders[1]).toBe('assetId,assetDisplayName,assetHostname,packageName,version,publisher,installDate,packageManager');
+  }, 300_000);
+});
