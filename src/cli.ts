@@ -86,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   // Loaded only when a command runs: help answers without them.
   const [{ COMMAND_LINE_ACTOR }, { createAccessServices }, { loadConfig }, { createLogger }, { openDatabase }, { migrateToLatest }] = await Promise.all([
     import('./features/auth/audit-log.js'),
-    import('./container.js'),
+    import('./access-services.js'),
     import('./platform/config.js'),
     import('./platform/logger.js'),
     import('./platform/postgres/open-database.js'),

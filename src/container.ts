@@ -1,5 +1,6 @@
 // The composition root: stores first, then services, then what the HTTP layer and the job queue
 // need. No other module creates a database client or reads the environment.
+import { createAccessServices, type AccessServices } from './access-services.js';
 import type { Driver } from 'neo4j-driver';
 import pg from 'pg';
 import { AlertService } from './features/alerts/alert-service.js';
@@ -41,18 +42,7 @@ import { SchemaService } from './features/schema/schema-service.js';
 import { InterfaceLinkStore } from './features/topology/interface-link-store.js';
 import { TopologyGraphRepository } from './features/topology/topology-graph-repository.js';
 import { TopologyService } from './features/topology/topology-service.js';
-import { ApiTokenService } from './features/auth/api-token-service.js';
-import { ApiTokenStore } from './features/auth/api-token-store.js';
-import { AuditLog } from './features/auth/audit-log.js';
-import { AuditStore } from './features/auth/audit-store.js';
-import { AuthService } from './features/auth/auth-service.js';
-import { LoginThrottleStore } from './features/auth/login-throttle-store.js';
-import { PasswordHasher } from './features/auth/password-hasher.js';
-import { UserService } from './features/auth/user-service.js';
-import { UserStore } from './features/auth/user-store.js';
-import { CredentialService } from './features/credentials/credential-service.js';
 import { CredentialStore } from './features/credentials/credential-store.js';
-import { VaultCipher } from './features/credentials/vault-cipher.js';
 import { ChatCompletionsProvider } from './features/diagnosis/chat-completions-provider.js';
 import type { DiagnosisProvider } from './features/diagnosis/diagnosis-provider.js';
 import { DiagnosisService } from './features/diagnosis/diagnosis-service.js';
@@ -63,7 +53,6 @@ import { GraphQueryService } from './features/graph-query/graph-query-service.js
 import { HealthService } from './features/health/health-service.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
-import { loadServiceSecrets, type ServiceSecrets } from './platform/local-secrets.js';
 import type { Logger } from './platform/logger.js';
 import { CypherCatalog } from './platform/neo4j/cypher-catalog.js';
 import { createDriver, NeoGraph } from './platform/neo4j/neo4j-graph.js';
@@ -81,36 +70,6 @@ export interface StoreAddresses {
   /** The configured Neo4j user and password, or the local Neo4j's. */
   neo4jUser: string;
   neo4jPassword: string;
-}
-
-/** Users, tokens, the audit trail and the vault: what the HTTP layer and the command line share. */
-export interface AccessServices {
-  secrets: ServiceSecrets;
-  audit: AuditLog;
-  auth: AuthService;
-  users: UserService;
-  tokens: ApiTokenService;
-  credentials: CredentialService;
-}
-
-export function createAccessServices(db: Database, config: AppConfig, logger: Logger): AccessServices {
-  const secrets = loadServiceSecrets(config, logger);
-  const userStore = new UserStore(db);
-  const tokenStore = new ApiTokenStore(db);
-  const hasher = new PasswordHasher();
-  const audit = new AuditLog(new AuditStore(db), logger);
-  return {
-    secrets,
-    audit,
-    auth: new AuthService(userStore, tokenStore, new LoginThrottleStore(db), hasher, audit, {
-      tokenPepper: secrets.tokenPepper,
-      loginMaxFailures: config.loginMaxFailures,
-      loginLockoutMinutes: config.loginLockoutMinutes,
-    }),
-    users: new UserService(db, userStore, hasher, audit, logger),
-    tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper),
-    credentials: new CredentialService(db, new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit),
-  };
 }
 
 export interface Container extends AccessServices {
