@@ -153,7 +153,8 @@ describe('access control of every operation of api.yaml', () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+    // Every operation as every caller, one request at a time: generous on a shared, loaded machine.
+  }, 300_000);
 
   it('gives one answer for every kind of refused credential, and audits each with its reason', async () => {
     const answers = await Promise.all(

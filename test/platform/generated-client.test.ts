@@ -26,7 +26,8 @@ describe('a client generated from api.yaml', () => {
     copyFileSync(fromProjectRoot('test', 'fixtures', 'generated-client', 'program.ts'), path.join(dir, 'program.ts'));
     await run(fromProjectRoot('node_modules', '.bin', 'openapi-typescript'), [fromProjectRoot('api.yaml'), '--output', path.join(dir, 'api.ts')]);
     service = await startTestService({ adminPassword: ADMIN_PASSWORD });
-  });
+    // Generous: other test runs share this machine's two cores.
+  }, 240_000);
   afterAll(async () => {
     await service.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -63,6 +64,8 @@ describe('a client generated from api.yaml', () => {
     expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
     expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
     expect(report.reactivated).toBe('ACTIVE');
+    // service.ai.enabled is false here: the diagnosis says so, without a provider.
+    expect([report.diagnosisStatus, report.diagnosedStatus]).toEqual(['DISABLED', 'DISABLED']);
     expect(report.queryRows).toEqual([{ name: 'gc-hv-01' }]);
     expect(report.assetParent).toBe('gc-hv-01');
     expect(report.relationships).toContain('gc-hv-01 HOSTS_VM gc-vm-01');
