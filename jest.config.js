@@ -8,6 +8,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-  testTimeout: 60_000,
+  // Generous: each test file starts its own service, which takes far longer on a loaded machine.
+  testTimeout: 180_000,
   maxWorkers: 1,
 };

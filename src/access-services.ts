@@ -8,6 +8,7 @@ import { AuditStore } from './features/auth/audit-store.js';
 import { AuthService } from './features/auth/auth-service.js';
 import { LoginThrottleStore } from './features/auth/login-throttle-store.js';
 import { PasswordHasher } from './features/auth/password-hasher.js';
+import { TokenLookupCache } from './features/auth/token-lookup-cache.js';
 import { UserService } from './features/auth/user-service.js';
 import { UserStore } from './features/auth/user-store.js';
 import { CredentialService } from './features/credentials/credential-service.js';
@@ -26,6 +27,8 @@ export interface AccessServices {
   users: UserService;
   tokens: ApiTokenService;
   credentials: CredentialService;
+  /** Tokens seen, trusted only while the service hears PostgreSQL's auth_changes (start-service.ts). */
+  tokenLookups: TokenLookupCache;
 }
 
 export function createAccessServices(db: Database, config: AppConfig, logger: Logger): AccessServices {
@@ -34,6 +37,7 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
   const tokenStore = new ApiTokenStore(db);
   const hasher = new PasswordHasher();
   const audit = new AuditLog(new AuditStore(db), logger);
+  const tokenLookups = new TokenLookupCache();
   return {
     secrets,
     audit,
@@ -41,9 +45,10 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
       tokenPepper: secrets.tokenPepper,
       loginMaxFailures: config.loginMaxFailures,
       loginLockoutMinutes: config.loginLockoutMinutes,
-    }),
-    users: new UserService(db, userStore, hasher, audit, logger),
-    tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper),
+    }, tokenLookups),
+    users: new UserService(db, userStore, hasher, audit, logger, tokenLookups),
+    tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper, tokenLookups),
+    tokenLookups,
     credentials: new CredentialService(db, new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit),
   };
 }

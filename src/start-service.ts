@@ -14,6 +14,7 @@ import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-server.js';
 import { localPostgresOptions } from './platform/postgres/open-database.js';
+import { NotificationListener } from './platform/postgres/notification-listener.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
 /** The local Neo4j's password, in the data folder beside the other generated local secrets. */
@@ -134,6 +135,13 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
 
     let url: string | undefined;
     if (config.roles.includes('api')) {
+      // Known tokens are looked up in memory while every change to tokens and users is heard.
+      const lookups = container.tokenLookups;
+      const authChanges = new NotificationListener(container.addresses.databaseUrl, 'auth_changes', {
+        onNotify: () => lookups.clear(), onListening: () => lookups.trust(), onLost: () => lookups.distrust(),
+      }, logger);
+      authChanges.start();
+      cleanups.push(() => authChanges.stop());
       const server = await listen(buildApp(container), config.port);
       cleanups.push(() => closeServer(server));
       const { port } = server.address() as AddressInfo;
@@ -152,6 +160,9 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
 export function listen(app: ReturnType<typeof buildApp>, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port);
+    // Idle kept-alive connections stay open longer than clients' and proxies' usual idle limits, so
+    // that a client never reuses a connection the service is closing at that instant.
+    server.keepAliveTimeout = 65_000;
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use (setting server.port, environment variable PORT)`) : error),

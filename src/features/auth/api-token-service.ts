@@ -3,6 +3,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/err
 import { generateToken, hashToken, INTEGRATION_KEY_PREFIX, tokenHint, USER_TOKEN_PREFIX } from './api-token.js';
 import type { ApiTokenStore, TokenKind, TokenRecord } from './api-token-store.js';
 import type { Actor, AuditLog } from './audit-log.js';
+import type { TokenLookupCache } from './token-lookup-cache.js';
 import type { UserStore } from './user-store.js';
 
 export type TokenStatus = 'ACTIVE' | 'EXPIRED' | 'REVOKED';
@@ -47,6 +48,7 @@ export class ApiTokenService {
     private readonly users: UserStore,
     private readonly audit: AuditLog,
     private readonly pepper: string,
+    private readonly lookups: TokenLookupCache,
   ) {}
 
   /** `expiresAt`: ISO 8601 (validated by api.yaml or the command line); never when left out. */
@@ -91,6 +93,8 @@ export class ApiTokenService {
     const record = await this.tokens.find(id, filter);
     if (!record) throw new NotFoundError(`No ${filter.kind === 'INTEGRATION_KEY' ? 'integration key' : 'token'} with id ${id}.`);
     if (await this.tokens.revoke(id)) {
+      // This process forgets the token at once; the others when the revocation's notification reaches them.
+      this.lookups.clear();
       await this.audit.record(actor, {
         action: filter.kind === 'INTEGRATION_KEY' ? 'integration-key.revoke' : 'user-token.revoke',
         targetKind: AUDIT_TARGET[filter.kind],

@@ -7,6 +7,7 @@ import type { Actor, AuditLog } from './audit-log.js';
 import type { LoginThrottleStore } from './login-throttle-store.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { effectiveRoles, ROLES, type Principal } from './roles.js';
+import type { TokenLookupCache } from './token-lookup-cache.js';
 import type { UserRecord, UserStore } from './user-store.js';
 
 export const LOGIN_FAILED = 'Invalid user name or password.';
@@ -35,6 +36,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
     private readonly settings: AuthSettings,
+    private readonly lookups: TokenLookupCache,
   ) {}
 
   /** Checks a user name and password; throws 401 (one message for every cause) or 429. */
@@ -72,16 +74,23 @@ export class AuthService {
     const fail = (reason: string, tokenId?: string) => this.refuseToken(ip, reason, tokenId);
     if (!prefix) return fail('malformed-or-bad-checksum');
     if (integrationKeyHeader && prefix !== INTEGRATION_KEY_PREFIX) return fail('user-token-in-integration-key-header');
-    const found = await this.tokens.findByHash(hashToken(token, this.settings.tokenPepper));
+    const hash = hashToken(token, this.settings.tokenPepper);
+    const readMark = this.lookups.readMark;
+    const found = this.lookups.get(hash) ?? (await this.tokens.findByHash(hash));
     if (!found) return fail('unknown');
     if (found.revokedAt) return fail('revoked', found.id);
     if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) return fail('expired', found.id);
     // lastUsedAt is kept to the minute: most requests need no write.
-    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) await this.tokens.touch(found.id);
+    if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.tokens.touch(found.id);
+      found.lastUsedAt = new Date();
+    }
     if (found.kind === 'INTEGRATION_KEY') {
+      this.lookups.set(hash, found, readMark);
       return { kind: 'INTEGRATION_KEY', id: found.id, name: found.name, method: 'INTEGRATION_KEY', roles: new Set(ROLES), tokenId: found.id };
     }
     if (!found.userId || found.userDisabled || !found.username) return fail('user-disabled', found.id);
+    this.lookups.set(hash, found, readMark);
     return {
       kind: 'USER',
       id: found.userId,

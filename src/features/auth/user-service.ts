@@ -7,6 +7,7 @@ import { isUniqueViolation, type Database } from '../../platform/postgres/postgr
 import { SYSTEM_ACTOR, type Actor, type AuditLog } from './audit-log.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { Role } from './roles.js';
+import type { TokenLookupCache } from './token-lookup-cache.js';
 import type { UserQuery, UserRecord, UserStore } from './user-store.js';
 
 export interface UserView {
@@ -55,6 +56,7 @@ export class UserService {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
     private readonly logger: Logger,
+    private readonly lookups: TokenLookupCache,
   ) {}
 
   /** On first start (no user at all), creates the administrator; a generated password is logged once. */
@@ -105,6 +107,7 @@ export class UserService {
 
   async update(actor: Actor, id: string, input: UserUpdateInput): Promise<UserView> {
     const passwordHash = input.password !== undefined ? await this.hasher.hash(input.password) : undefined;
+    // What this user's tokens authenticate as may change: this process forgets them at once.
     return this.db.transaction(async (trx) => {
       const current = await this.users.findById(id, trx);
       if (!current) throw new NotFoundError(`No user with id ${id}.`);
@@ -120,7 +123,7 @@ export class UserService {
       const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
       await this.audit.record(actor, { action: 'user.update', targetKind: 'USER', targetId: id, details: { username: updated.username, changed, roles: updated.roles, disabled: updated.disabled } }, trx);
       return toUserView(updated);
-    });
+    }).finally(() => this.lookups.clear());
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
@@ -132,7 +135,7 @@ export class UserService {
       }
       await this.users.delete(id, trx);
       await this.audit.record(actor, { action: 'user.delete', targetKind: 'USER', targetId: id, details: { username: current.username } }, trx);
-    });
+    }).finally(() => this.lookups.clear());
   }
 
   async changeOwnPassword(actor: Actor, userId: string, currentPassword: string, newPassword: string): Promise<void> {

@@ -112,8 +112,12 @@ export class RelationshipGraphRepository {
     return new Map(types.map((t, i) => [t, counts[i] as number]));
   }
 
-  /** A page of the list through the window (rows in list order); `counts` place an offset among the types. */
-  async page(filter: RelationshipFilter, window: PageWindow, counts: Map<RelationshipType, number>): Promise<RelationshipRow[]> {
+  /**
+   * A page of the list through the window (rows in list order); `counts` place an offset among the
+   * types (any other window reads each type in turn until the page is full).
+   */
+  async page(filter: RelationshipFilter, window: PageWindow, counts?: Map<RelationshipType, number>): Promise<RelationshipRow[]> {
+    if (window.kind === 'offset' && window.offset > 0 && !counts) throw new Error('an offset page needs the counts by type');
     const backwards = window.kind === 'before' || window.kind === 'tail';
     let types = this.typesOf(filter);
     let skip = window.kind === 'offset' ? window.offset : 0;
@@ -130,8 +134,8 @@ export class RelationshipGraphRepository {
     const { filters, params } = whereOf(filter);
     const rows: RelationshipRow[] = [];
     for (const [i, type] of types.entries()) {
-      const count = counts.get(type) ?? 0;
-      if (skip >= count && window.kind === 'offset') {
+      const count = counts?.get(type);
+      if (count !== undefined && skip >= count && window.kind === 'offset') {
         skip -= count;
         continue;
       }
