@@ -4,7 +4,8 @@ import { INSIGHT_FEEDS } from '../../src/features/insights/insight-feeds.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { startTestService, type TestService } from '../support/test-stores.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -285,6 +286,42 @@ describe('insight feeds on a crafted estate', () => {
       const res = await p.viewer.get(`/api/v1/insights/${path}`);
       expect([path, res.status, res.headers.get('content-type')]).toEqual([path, status, expect.stringContaining('application/problem+json')]);
       if (field) expect(res.body.errors).toEqual([{ path: field, message: 'not a parameter of feed new-assets' }]);
+    }
+  });
+});
+
+describe('insight feeds when a store goes away', () => {
+  let service: TestService;
+  let p: Principals;
+  let neo4jProxy: TcpProxy;
+  let postgresProxy: TcpProxy;
+
+  beforeAll(async () => {
+    const bolt = new URL(testNeo4jUri());
+    neo4jProxy = await startTcpProxy(bolt.hostname, Number(bolt.port));
+    const pgUrl = new URL(process.env.TEST_PG_ADMIN_URL as string);
+    postgresProxy = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port));
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD, neo4jUri: `bolt://127.0.0.1:${neo4jProxy.port}`, storeTimeoutMs: 1500 }, { postgresPort: postgresProxy.port });
+    p = await createPrincipals(service.url);
+  }, 300_000);
+  afterAll(async () => {
+    await service.stop();
+    await neo4jProxy.close();
+    await postgresProxy.close();
+  });
+
+  it('answers 503 problem details for a feed whose store is unreachable, and the feed again once it is back', async () => {
+    for (const [proxy, path] of [[neo4jProxy, 'stale-assets'], [postgresProxy, 'ssh-host-keys']] as const) {
+      proxy.cut();
+      const down = await p.integrationKey.get(`/api/v1/insights/${path}`);
+      expect([path, down.status, down.headers.get('content-type')]).toEqual([path, 503, expect.stringContaining('application/problem+json')]);
+      proxy.restore();
+      let back = await p.integrationKey.get(`/api/v1/insights/${path}`);
+      for (let i = 0; i < 40 && back.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        back = await p.integrationKey.get(`/api/v1/insights/${path}`);
+      }
+      expect([path, back.status, back.body.data]).toEqual([path, 200, []]);
     }
   });
 });
