@@ -37,10 +37,10 @@ export interface InsightFeed {
 export const DEFAULT_INSIGHT_LIMIT = 50;
 export const MAX_INSIGHT_LIMIT = 500;
 
-const since = (what: string): FeedParameter => ({
+const since = (meaning: string): FeedParameter => ({
   name: 'since',
   type: 'date-time',
-  description: `Only ${what} first seen at or after this time. Default: 24 hours before now.`,
+  description: `${meaning} Default: 24 hours before now.`,
   default: 24,
 });
 
@@ -100,7 +100,7 @@ export const INSIGHT_FEEDS: InsightFeed[] = [
     description: 'Assets first seen at or after `since`, the newest first.',
     store: 'neo4j',
     statement: 'insights/find-new-assets',
-    parameters: [since('assets')],
+    parameters: [since('Only assets first seen at or after this time.')],
   },
   {
     name: 'new-listening-services',
@@ -109,7 +109,7 @@ export const INSIGHT_FEEDS: InsightFeed[] = [
     store: 'postgres',
     statement: 'insights/find-new-listening-services',
     parameters: [
-      since('services'),
+      since('A service first seen at or after this time is NEW.'),
       { name: 'uncommonBelow', type: 'integer', description: 'A protocol and port that fewer than this many assets listen on is UNCOMMON. Default 2 (a port only one asset opens); 1 turns UNCOMMON off.', default: 2, minimum: 1, maximum: 100000 },
     ],
   },
