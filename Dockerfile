@@ -16,6 +16,8 @@ RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY api.yaml ./
 COPY cypher ./cypher
+COPY sql ./sql
+COPY catalogues ./catalogues
 COPY migrations ./migrations
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -10,6 +10,7 @@ import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
 import { graphQueryRouter } from './features/graph-query/graph-query-router.js';
 import { importRouter } from './features/import/import-router.js';
+import { insightRouter } from './features/insights/insight-router.js';
 import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
 import { relationshipRouter } from './features/relationships/relationship-router.js';
 import { schemaRouter } from './features/schema/schema-router.js';
@@ -77,6 +78,7 @@ export function buildApp(container: Container): Express {
   base.use(changeRouter(container.changes));
   base.use(topologyRouter(container.topology));
   base.use(graphQueryRouter(container.graphQueries));
+  base.use(insightRouter(container.insights));
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));
   base.use(maintenanceRouter(container.maintenance, container.audit));

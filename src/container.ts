@@ -51,6 +51,10 @@ import { RulesProvider } from './features/diagnosis/rules-provider.js';
 import { AdHocQueryGraphRepository } from './features/graph-query/ad-hoc-query-graph-repository.js';
 import { GraphQueryService } from './features/graph-query/graph-query-service.js';
 import { HealthService } from './features/health/health-service.js';
+import { INSIGHT_FEEDS } from './features/insights/insight-feeds.js';
+import { InsightGraphRepository } from './features/insights/insight-graph-repository.js';
+import { InsightService } from './features/insights/insight-service.js';
+import { InsightStore } from './features/insights/insight-store.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
 import type { Logger } from './platform/logger.js';
@@ -97,6 +101,7 @@ export interface Container extends AccessServices {
   provenance: ProvenanceService;
   changes: ChangeFeedService;
   graphQueries: GraphQueryService;
+  insights: InsightService;
   maintenance: MaintenanceJobs;
   exports: ExportService;
   targets: TargetService;
@@ -212,6 +217,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     provenance: new ProvenanceService(facts),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
     graphQueries: new GraphQueryService(new AdHocQueryGraphRepository(graph), access.audit, config.graphQueryTimeoutMs),
+    insights: new InsightService(INSIGHT_FEEDS, new InsightGraphRepository(graph), new InsightStore(db), assetGraph),
     exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool)),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,

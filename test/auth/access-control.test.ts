@@ -68,6 +68,8 @@ const RULES: Record<string, Rule> = {
   getRunDiagnosis: 'SIGNED_IN',
   diagnoseRun: DISCOVERY,
   getRunAlert: 'SIGNED_IN',
+  listInsightFeeds: 'SIGNED_IN',
+  getInsightFeed: 'SIGNED_IN',
   ...Object.fromEntries(
     ['Assets', 'Relationships', 'Software', 'Processes', 'Services', 'Interfaces', 'InterfaceConnections'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),

@@ -8,6 +8,7 @@ import { AssetDetailPage } from './pages/asset-detail-page';
 import { AssetsPage } from './pages/assets-page';
 import { CredentialsPage } from './pages/credentials-page';
 import { DiscoveryPage } from './pages/discovery-page';
+import { InsightsPage } from './pages/insights-page';
 import { LoginPage } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
 import { RunPage } from './pages/run-page';
@@ -31,6 +32,7 @@ function Shell() {
         <nav aria-label="Main">
           <NavLink to="/assets">Assets</NavLink>
           <NavLink to="/discovery">Discovery</NavLink>
+          <NavLink to="/insights">Insights</NavLink>
           {has(...MAY.discovery) && <NavLink to="/credentials">Credentials</NavLink>}
           <NavLink to="/schema">Schema</NavLink>
           {has(...MAY.cypher) && <NavLink to="/cypher">Cypher</NavLink>}
@@ -52,6 +54,7 @@ function Shell() {
             <Route path="/topology/:id" element={<TopologyPage />} />
             <Route path="/discovery" element={<DiscoveryPage />} />
             <Route path="/discovery/runs/:id" element={<RunPage />} />
+            <Route path="/insights" element={<InsightsPage />} />
             <Route path="/credentials" element={<CredentialsPage />} />
             <Route path="/admin" element={<AdminPage />} />
             <Route path="/profile" element={<ProfilePage />} />

@@ -114,3 +114,25 @@ export interface Credential {
   createdAt: string;
   updatedAt: string;
 }
+
+export interface InsightFeed {
+  name: string;
+  title: string;
+  description: string;
+  store: 'neo4j' | 'postgres';
+  parameters: { name: string; type: 'integer' | 'date-time'; description: string; default: number; minimum?: number; maximum?: number }[];
+}
+
+export interface InsightRow {
+  rank: number;
+  assets: { id: string; displayName: string; assetType: string; assetCategory: string }[];
+  evidence: Record<string, unknown>;
+}
+
+export interface InsightResult {
+  data: InsightRow[];
+  feed: string;
+  limit: number;
+  capped: boolean;
+  links: { first: string };
+}

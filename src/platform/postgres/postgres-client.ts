@@ -52,11 +52,13 @@ const UNAVAILABLE_CODES = new Set([
 
 /** True when the error means PostgreSQL could not be reached or dropped the connection. */
 export function isPostgresUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  // Not `instanceof Error`: a socket error comes from Node's own realm, which need not be the
+  // caller's (jest runs the service in a vm context), and would then go unrecognised (a 500).
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  if (error.name === 'KnexTimeoutError') return true;
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message);
+  if (name === 'KnexTimeoutError') return true;
+  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(message);
 }
 
 /** True for a PostgreSQL unique-constraint violation (a duplicate name, a second active run). */
