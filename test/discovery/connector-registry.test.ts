@@ -18,6 +18,8 @@ describe('the connector registry', () => {
     expect(Object.keys(schemas.TargetPortsInput.properties)).toEqual(inventory);
     expect(schemas.Target.properties.ports.required).toEqual(inventory);
     expect(Object.keys(schemas.TargetSettings.properties).sort()).toEqual(INVENTORY_CONNECTORS.filter((c) => c.settings).map((c) => c.method).sort());
+    // The methods that got into a host of a run.
+    expect(api.paths['/api/v1/discovery/runs/{runId}/hosts'].get.responses['200'].content['application/json'].schema.allOf[1].properties.data.items.properties.methods.items.enum).toEqual(inventory);
     const errorSchema = JSON.stringify(api).match(/"enum":\["SWEEP"[^\]]*"RUN"\]/)?.[0];
     expect(errorSchema).toBe(JSON.stringify({ enum: [...DISCOVERY_METHODS, 'RUN'] }).slice(1, -1));
   });

@@ -190,7 +190,7 @@ export class DiscoveryRunner {
           if (outcome.credentialId) await this.hostState.remember(result.address, method, outcome.credentialId);
         }
         // A host that simply does not speak a method it was never known to speak is no error.
-        const silent = !gotIn && outcome.errors.every((e) => connector.silentCodes.includes(e.code as never));
+        const silent = !gotIn && outcome.errors.every((e) => (connector.silentCodes as readonly string[]).includes(e.code));
         if (silent && !expected) continue;
         result.attempted.push(method);
         result.errors.push(...(offered.length ? errors : []), ...outcome.errors);

@@ -94,6 +94,8 @@ export interface EstateObservation {
   root: string;
   assets: EstateAsset[];
   relationships: { type: RelationshipType; source: string; target: string }[];
+  /** The relationship types the read covers: after a complete read, those it no longer shows are retired. */
+  relationshipTypes: RelationshipType[];
   /** Everything was read: only then is anything retired. */
   complete: boolean;
 }

@@ -270,8 +270,7 @@ export class ObservationLoader {
     await this.hostState.recordScopeMembers(estate.scope, seen, observedAt);
     if (!estate.complete || !inventoryConnector(estate.method)?.retires.includes('estate')) return;
     const unseen = await this.hostState.unseenScopeMembers(estate.scope, observedAt);
-    const types = [...new Set(estate.relationships.map((r) => r.type))];
-    await this.scans.retireRelationships([...seen, ...unseen], types, DISCOVERY_SOURCE, observedAt);
+    await this.scans.retireRelationships([...seen, ...unseen], estate.relationshipTypes, DISCOVERY_SOURCE, observedAt);
     await this.scans.retireAssets(unseen, observedAt);
     await this.hostState.forgetScopeMembers(estate.scope, unseen);
   }

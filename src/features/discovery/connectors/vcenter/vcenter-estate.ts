@@ -209,5 +209,5 @@ export function toEstate(address: string, hostname: string | undefined, about: A
   const edges = [...new Map(relationships.filter((r) => keys.has(r.source) && keys.has(r.target)).map((r) => [`${r.type}|${r.source}|${r.target}`, r])).values()];
   edges.sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : a.source.localeCompare(b.source) || a.target.localeCompare(b.target)));
   assets.sort((a, b) => a.key.localeCompare(b.key));
-  return { method: 'VCENTER', scope, root: MANAGER_KEY, assets, relationships: edges, complete };
+  return { method: 'VCENTER', scope, root: MANAGER_KEY, assets, relationships: edges, relationshipTypes: ['MANAGED_BY', 'CONTAINS', 'HOSTS_VM', 'USES_DATASTORE'], complete };
 }

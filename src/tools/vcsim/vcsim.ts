@@ -1,14 +1,17 @@
 // govmomi's vCenter simulator (tools/vcsim, built from Debian's golang-github-vmware-govmomi-dev
 // with Debian's Go), started on loopback for a test: a real implementation of the vSphere Web
-// Services API. The binary is built once per source version and kept under node_modules/.cache.
+// Services API, for the tests and the benchmark. The binary is built once per source version and
+// kept under node_modules/.cache.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+// Three levels below the project root, from src/tools/vcsim and from dist/tools/vcsim alike.
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const SOURCE = path.join(ROOT, 'tools/vcsim');
 const GOVMOMI = '/usr/share/gocode/src/github.com/vmware/govmomi/simulator';
 /** Building the simulator takes about a minute on these machines, more when loaded. */
@@ -16,11 +19,12 @@ export const VCSIM_BUILD_TIMEOUT_MS = 600_000;
 
 export interface VcsimEstate {
   clusters: string[];
-  hosts: { name: string; cluster: string; datastores: string[]; networks: string[] }[];
+  hosts: { name: string; cluster: string; datastores: string[]; networks: string[]; vswitches: string[] }[];
   vms: { name: string; host: string; powerState: string; uuid: string; macs: string[]; datastores: string[]; networks: string[] }[];
   datastores: string[];
   networks: string[];
-  switches: string[];
+  portgroups: { name: string; switch: string }[];
+  switches: { name: string; hosts: string[] }[];
 }
 
 export interface Vcsim {
@@ -30,6 +34,8 @@ export interface Vcsim {
   certificate: string;
   /** The estate the simulator created, as it reports it itself. */
   estate: VcsimEstate;
+  /** The next ContinueRetrievePropertiesEx answers a SystemError fault (a vCenter failing mid-read). */
+  failNextContinue(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,6 +100,16 @@ export async function startVcsim(options: VcsimOptions = {}): Promise<Vcsim> {
     port,
     certificate: readFileSync(certFile, 'utf8'),
     estate: JSON.parse(readFileSync(estateFile, 'utf8')) as VcsimEstate,
+    failNextContinue: () =>
+      new Promise<void>((resolve, reject) => {
+        const request = https.request({ host: '127.0.0.1', port, path: '/vcsim/fail-next-continue', method: 'POST', ca: readFileSync(certFile, 'utf8') }, (response) => {
+          response.resume();
+          if (response.statusCode === 204) resolve();
+          else reject(new Error(`vcsim answered ${response.statusCode}`));
+        });
+        request.on('error', reject);
+        request.end();
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
