@@ -7,12 +7,12 @@
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
-import type { RunFollowUp } from '../alerts/run-follow-up.js';
 import type { ConnectorEnvironment } from './connectors/connector.js';
 import { INVENTORY_CONNECTORS, type InventoryMethod } from './connectors/registry.js';
 import type { CredentialOffer, RunCredentials } from './credential-offer.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { AddressResult, ObservationLoader } from './observation-loader.js';
+import type { RunListener } from './run-listener.js';
 import type { RunError, RunStatus, RunStore, RunSummary } from './run-store.js';
 import { sweep, type SweepOptions } from './sweep-connector.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
@@ -64,7 +64,7 @@ export class DiscoveryRunner {
     private readonly loader: ObservationLoader,
     private readonly settings: RunnerSettings,
     private readonly logger: Logger,
-    private readonly followUp: RunFollowUp,
+    private readonly followUp: RunListener,
   ) {}
 
   async run(runId: string, worker: string): Promise<void> {
@@ -94,7 +94,7 @@ export class DiscoveryRunner {
     }
   }
 
-  /** Ends the run; the one call that ends it also queues its follow-up (diagnosis, alert). */
+  /** Ends the run; the one call that ends it also announces it (its listener queues the diagnosis and alert). */
   private async finish(runId: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<void> {
     if (await this.runs.finish(runId, status, summary, failureReason)) await this.followUp.runFinished(runId, status);
   }
