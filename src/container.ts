@@ -15,11 +15,9 @@ import { FactStore } from './features/import/fact-store.js';
 import { ProvenanceService } from './features/import/provenance-service.js';
 import { IdentityStore } from './features/import/identity-store.js';
 import { CredentialOffer } from './features/discovery/credential-offer.js';
-import { DiscoveryRunner, type InventoryConnector } from './features/discovery/discovery-runner.js';
+import { DiscoveryRunner } from './features/discovery/discovery-runner.js';
 import { HostStateStore } from './features/discovery/host-state-store.js';
 import { ObservationLoader } from './features/discovery/observation-loader.js';
-import { collectSnmp, type SnmpCredential } from './features/discovery/snmp/snmp-connector.js';
-import { collectSsh } from './features/discovery/ssh/ssh-connector.js';
 import { DiscoveryService } from './features/discovery/discovery-service.js';
 import { RUN_STATUSES, RunStore } from './features/discovery/run-store.js';
 import { registerOperationalGauges } from './features/metrics/operational-gauges.js';
@@ -116,27 +114,6 @@ export interface Container extends AccessServices {
   followUp: RunFollowUp;
 }
 
-/** The inventory methods with their settings. */
-function inventoryConnectors(config: AppConfig, hostKeys: HostStateStore): Record<'SSH' | 'SNMP', InventoryConnector> {
-  return {
-    SSH: (address, credentials, target, deadline) =>
-      collectSsh(address, credentials, {
-        port: target.sshPort,
-        connectTimeoutMs: config.discoverySshLoginTimeoutMs,
-        commandTimeoutMs: config.discoveryCommandTimeoutMs,
-        outputMaxBytes: config.discoveryOutputMaxBytes,
-        deadline,
-      }, hostKeys),
-    SNMP: (address, credentials, target, deadline) =>
-      collectSnmp(address, target.snmpPort, credentials as SnmpCredential[], {
-        timeoutMs: config.discoverySnmpTimeoutMs,
-        retries: config.discoverySnmpRetries,
-        maxRows: config.discoverySnmpMaxRows,
-        budgetMs: Math.max(0, deadline - Date.now()),
-      }),
-  };
-}
-
 /** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
 function storeEndpoints(stores: StoreAddresses): Set<string> {
   const endpoints = new Set<string>();
@@ -229,7 +206,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
       targetStore,
       new CredentialOffer(db, access.credentials, hostState),
       hostState,
-      inventoryConnectors(config, hostState),
+      { config, hostState },
       observationLoader,
       {
         sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs, icmp: config.discoveryIcmp },

@@ -269,6 +269,9 @@ export const SETTINGS = {
   discoverySnmpMaxRows: setting('service.discovery.snmp-max-rows', int(10, 1_000_000), 'The most rows read from one SNMP table; more leaves that table incomplete.', {
     default: 20_000,
   }),
+  discoveryVcenterPageSize: setting('service.discovery.vcenter-page-size', int(10, 10_000), 'Objects per page of a vCenter PropertyCollector read (RetrievePropertiesEx maxObjects).', {
+    default: 500,
+  }),
   fdbMaxMacsPerAccessPort: setting(
     'service.topology.fdb-max-macs-per-access-port',
     int(1, 4096),

@@ -19,7 +19,7 @@ describe('discovery targets', () => {
     const res = await api.post('/api/v1/discovery/targets', { name: 'lab', addresses: ['10.0.0.0/24', '10.0.1.10-20', 'db-01.lab.example.com', '10.0.2.7'], credentialIds: [credentialId] });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      name: 'lab', addressCount: 254 + 11 + 1 + 1, methods: ['SWEEP', 'SSH', 'SNMP'], sshPort: 22, snmpPort: 161, credentialIds: [credentialId], schedule: null, enabled: true,
+      name: 'lab', addressCount: 254 + 11 + 1 + 1, methods: ['SWEEP', 'SSH', 'SNMP'], sshPort: 22, snmpPort: 161, ports: { SSH: 22, SNMP: 161, VCENTER: 443 }, settings: {}, credentialIds: [credentialId], schedule: null, enabled: true,
     });
     const got = await api.get(`/api/v1/discovery/targets/${res.body.data.id}`);
     expect(got.body.data).toEqual(res.body.data);
@@ -45,6 +45,22 @@ describe('discovery targets', () => {
     expect((await api.get(`/api/v1/discovery/targets/${created.id}`)).status).toBe(404);
     const audit = await p.adminSession.get(`/api/v1/audit-events?targetId=${created.id}`);
     expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(['target.delete', 'target.update', 'target.create']);
+  });
+
+  it('keeps ports and connector settings by method, with the shorthands and the defaults', async () => {
+    const created = await api.post('/api/v1/discovery/targets', { name: 'vc', addresses: ['10.0.3.5'], methods: ['VCENTER'], sshPort: 2200, ports: { VCENTER: 8443 }, settings: { VCENTER: { verifyCertificate: false } } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ methods: ['VCENTER'], sshPort: 2200, snmpPort: 161, ports: { SSH: 2200, SNMP: 161, VCENTER: 8443 }, settings: { VCENTER: { verifyCertificate: false } } });
+    const updated = await api.put(`/api/v1/discovery/targets/${created.body.data.id}`, { ports: { SNMP: 1161 } });
+    expect(updated.body.data.ports).toEqual({ SSH: 2200, SNMP: 1161, VCENTER: 8443 });
+    expect(updated.body.data.snmpPort).toBe(1161);
+    const row = await service.running.container.db('discovery_targets').where({ id: created.body.data.id }).first();
+    expect(row.ports).toEqual({ SSH: 2200, SNMP: 1161, VCENTER: 8443 });
+    const conflicting = await api.post('/api/v1/discovery/targets', { name: 'vc2', addresses: ['10.0.3.6'], sshPort: 22, ports: { SSH: 23 } });
+    expect(conflicting.status).toBe(400);
+    expect(conflicting.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.sshPort']);
+    expect((await api.post('/api/v1/discovery/targets', { name: 'vc3', addresses: ['10.0.3.7'], settings: { SSH: {} } })).status).toBe(400);
+    expect((await api.post('/api/v1/discovery/targets', { name: 'vc4', addresses: ['10.0.3.8'], settings: { VCENTER: { verify: true } } })).status).toBe(400);
   });
 
   it('refuses unknown fields and methods', async () => {

@@ -7,7 +7,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import type { CredentialStore } from '../credentials/credential-store.js';
 import { STATUSES_WITH_ERRORS, type RunError, type RunRecord, type RunStore } from '../discovery/run-store.js';
-import type { TargetStore } from '../discovery/target-store.js';
+import { portOf, type TargetStore } from '../discovery/target-store.js';
 import { DiagnosisFailure, type DiagnosisAnswer, type DiagnosisContext, type DiagnosisProvider } from './diagnosis-provider.js';
 import type { DiagnosisOutcome, DiagnosisRecord, DiagnosisStore } from './diagnosis-store.js';
 
@@ -131,7 +131,7 @@ export class DiagnosisService {
       errorCounts,
       errors: sample(errors),
       target: target
-        ? { name: target.name, addresses: target.addresses.slice(0, TARGET_ADDRESSES_SHOWN), methods: target.methods, sshPort: target.sshPort, snmpPort: target.snmpPort }
+        ? { name: target.name, addresses: target.addresses.slice(0, TARGET_ADDRESSES_SHOWN), methods: target.methods, sshPort: portOf(target, 'SSH'), snmpPort: portOf(target, 'SNMP') }
         : null,
       credentialKinds,
       previousRuns: previous.map((r) => ({ status: r.status, finishedAt: r.finishedAt?.toISOString() ?? null, errorCount: r.errorCount })),

@@ -5,11 +5,11 @@ import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { CredentialKind } from '../credentials/credential-kinds.js';
 import { patternCovers } from '../credentials/credential-match.js';
 import type { CredentialService, RevealedCredential } from '../credentials/credential-service.js';
+import { credentialKindsOf, type InventoryMethod } from './connectors/registry.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { RunError } from './run-store.js';
 
-export const METHOD_KINDS = { SSH: ['SSH_KEY', 'SSH_PASSWORD'], SNMP: ['SNMP_V3', 'SNMP_V2C'] } as const satisfies Record<string, CredentialKind[]>;
-export type CredentialMethod = keyof typeof METHOD_KINDS;
+export type CredentialMethod = InventoryMethod;
 
 interface Candidate {
   id: string;
@@ -63,7 +63,7 @@ export class RunCredentials {
       } else credentials.push(result);
     }
     if (credentials.length === 0 && errors.length === 0) {
-      errors.push({ address, method: this.method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${METHOD_KINDS[this.method].join(' or ')} credential is listed on the target or matches ${address}.` });
+      errors.push({ address, method: this.method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${credentialKindsOf(this.method).join(' or ')} credential is listed on the target or matches ${address}.` });
     }
     return { credentials, errors, remembered: remembered !== undefined };
   }
@@ -89,7 +89,7 @@ export class CredentialOffer {
   async forRun(method: CredentialMethod, listed: string[]): Promise<RunCredentials> {
     const candidates: Candidate[] = await this.db('credentials')
       .select('id', 'name', 'kind', 'match_patterns as matchPatterns')
-      .whereIn('kind', METHOD_KINDS[method])
+      .whereIn('kind', credentialKindsOf(method))
       .where((w) => w.whereIn('id', listed).orWhereRaw('cardinality(match_patterns) > 0'))
       .orderBy('name');
     return new RunCredentials(method, listed, candidates, this.vault, this.hostState);

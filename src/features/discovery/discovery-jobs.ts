@@ -4,9 +4,9 @@
 import os from 'node:os';
 import type { Logger } from '../../platform/logger.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
-import type { RunFollowUp } from '../alerts/run-follow-up.js';
 import type { DiscoveryRunner } from './discovery-runner.js';
 import { RUN_JOB, type DiscoveryService } from './discovery-service.js';
+import type { RunListener } from './run-listener.js';
 import type { RunStore } from './run-store.js';
 
 const LEASE_SWEEP_JOB = 'discovery-lease-sweep';
@@ -20,7 +20,7 @@ export function registerDiscoveryJobs(
   runner: DiscoveryRunner,
   discovery: DiscoveryService,
   runs: RunStore,
-  followUp: RunFollowUp,
+  followUp: RunListener,
   options: { concurrency: number },
   logger: Logger,
 ): void {

@@ -1,27 +1,28 @@
 // Runs one discovery run on a worker: claim it (with a lease that progress renews), then take each
 // address through the pipeline: SWEEP (is it there, which ports answer), then the inventory
-// methods (SSH, SNMP), a bounded number of hosts at a time and one connection per host at a time,
+// methods of the connector registry in its order, a bounded number of hosts at a time and one
+// connection per host at a time,
 // each host within its own time-out; then load everything (observation-loader.ts). A cancel
 // stops the run and loads nothing.
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
-import type { RunFollowUp } from '../alerts/run-follow-up.js';
-import type { RevealedCredential } from '../credentials/credential-service.js';
-import type { CredentialOffer, CredentialMethod, RunCredentials } from './credential-offer.js';
-import type { ConnectorResult } from './host-observation.js';
+import type { ConnectorEnvironment } from './connectors/connector.js';
+import { INVENTORY_CONNECTORS, type InventoryMethod } from './connectors/registry.js';
+import type { CredentialOffer, RunCredentials } from './credential-offer.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { AddressResult, ObservationLoader } from './observation-loader.js';
+import type { RunListener } from './run-listener.js';
 import type { RunError, RunStatus, RunStore, RunSummary } from './run-store.js';
 import { sweep, type SweepOptions } from './sweep-connector.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
-import type { TargetRecord, TargetStore } from './target-store.js';
+import { portOf, type TargetRecord, type TargetStore } from './target-store.js';
 
 export interface RunnerSettings {
   sweep: Omit<SweepOptions, 'excluded'>;
   /** Addresses probed at the same time. */
   concurrency: number;
-  /** Hosts inventoried (SSH, SNMP) at the same time. */
+  /** Hosts inventoried (SSH, SNMP, ...) at the same time. */
   hostConcurrency: number;
   hostTimeoutMs: number;
   leaseMs: number;
@@ -29,11 +30,7 @@ export interface RunnerSettings {
   excluded: Set<string>;
 }
 
-/** An inventory method: collects one host with the credentials offered, before the deadline (epoch ms). */
-export type InventoryConnector = (address: string, credentials: RevealedCredential[], target: TargetRecord, deadline: number) => Promise<ConnectorResult>;
-
 const PROGRESS_EVERY_MS = 1000;
-const INVENTORY_METHODS: CredentialMethod[] = ['SSH', 'SNMP'];
 
 /** Whether a method's failure at this address is news: it was named on its own, or the method worked there before. */
 interface AddressTask {
@@ -63,11 +60,11 @@ export class DiscoveryRunner {
     private readonly targets: TargetStore,
     private readonly offers: CredentialOffer,
     private readonly hostState: HostStateStore,
-    private readonly connectors: Record<CredentialMethod, InventoryConnector>,
+    private readonly environment: ConnectorEnvironment,
     private readonly loader: ObservationLoader,
     private readonly settings: RunnerSettings,
     private readonly logger: Logger,
-    private readonly followUp: RunFollowUp,
+    private readonly followUp: RunListener,
   ) {}
 
   async run(runId: string, worker: string): Promise<void> {
@@ -87,7 +84,7 @@ export class DiscoveryRunner {
       const { results, runErrors, credentialsTried } = scanned;
       await this.runs.recordCredentialsTried(runId, credentialsTried);
       const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
-      const summary = await this.loader.load(runId, results, target.sshPort, new Date().toISOString());
+      const summary = await this.loader.load(runId, results, portOf(target, 'SSH'), new Date().toISOString());
       await this.runs.addErrors(runId, errors);
       await this.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
     } catch (error) {
@@ -97,7 +94,7 @@ export class DiscoveryRunner {
     }
   }
 
-  /** Ends the run; the one call that ends it also queues its follow-up (diagnosis, alert). */
+  /** Ends the run; the one call that ends it also announces it (its listener queues the diagnosis and alert). */
   private async finish(runId: string, status: RunStatus, summary: RunSummary | undefined, failureReason?: string): Promise<void> {
     if (await this.runs.finish(runId, status, summary, failureReason)) await this.followUp.runFinished(runId, status);
   }
@@ -108,8 +105,8 @@ export class DiscoveryRunner {
     const tasks = (function* () {
       for (const entry of entries) for (const address of expandAddresses([entry])) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
     })();
-    const credentials = new Map<CredentialMethod, RunCredentials>();
-    for (const method of INVENTORY_METHODS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
+    const credentials = new Map<InventoryMethod, RunCredentials>();
+    for (const { method } of INVENTORY_CONNECTORS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
     const runErrors = [...credentials].flatMap(([method, c]): RunError[] =>
       c.isEmpty() ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
     );
@@ -119,8 +116,8 @@ export class DiscoveryRunner {
     const inventory = semaphore(this.settings.hostConcurrency);
     const sweepOptions = {
       ...this.settings.sweep,
-      // SSH's own port is always probed, so that the sweep can tell whether SSH is worth trying.
-      ports: [...new Set([...this.settings.sweep.ports, ...(credentials.has('SSH') ? [target.sshPort] : [])])],
+      // The port of each method tried where its port answers is always probed, so that the sweep can tell whether it is worth trying.
+      ports: [...new Set([...this.settings.sweep.ports, ...INVENTORY_CONNECTORS.filter((c) => c.triedWhere === 'port-answered' && credentials.has(c.method)).map((c) => portOf(target, c.method))])],
       excluded: this.settings.excluded,
     };
     let done = 0;
@@ -148,7 +145,7 @@ export class DiscoveryRunner {
     task: AddressTask,
     target: TargetRecord,
     sweepOptions: SweepOptions,
-    credentials: Map<CredentialMethod, RunCredentials>,
+    credentials: Map<InventoryMethod, RunCredentials>,
     inventory: ReturnType<typeof semaphore>,
   ): Promise<AddressResult> {
     const result: AddressResult = { address: task.address, responding: false, openPorts: [], attempted: [], observations: [], errors: [] };
@@ -170,24 +167,30 @@ export class DiscoveryRunner {
     const hostname = net.isIP(task.address) ? result.hostname : task.address;
     return inventory(async () => {
       const deadline = Date.now() + this.settings.hostTimeoutMs;
-      for (const [method, runCredentials] of credentials) {
+      for (const connector of INVENTORY_CONNECTORS) {
+        const { method } = connector;
+        const runCredentials = credentials.get(method);
+        if (!runCredentials) continue;
+        const port = portOf(target, method);
         const { credentials: offered, errors, remembered } = await runCredentials.offer(result.address, hostname);
         const expected = task.explicit || remembered;
-        // SSH is tried where its port answered the sweep, or where it is expected to work.
-        if (method === 'SSH' && swept && !swept.openPorts.includes(target.sshPort) && !expected) continue;
+        if (connector.triedWhere === 'port-answered' && swept && !swept.openPorts.includes(port) && !expected) continue;
         if (Date.now() >= deadline) {
           result.errors.push({ address: result.address, method, stage: 'connect', code: 'HOST_TIMEOUT', message: `The per-host time-out (${this.settings.hostTimeoutMs} ms) ended before ${method} could run.` });
           result.attempted.push(method);
           continue;
         }
-        const outcome = offered.length ? await this.connectors[method](result.address, offered, target, deadline) : { errors };
-        if (outcome.observation) {
-          result.observations.push(outcome.observation);
+        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, target, port, settings: target.settings[method] ?? {}, deadline };
+        const outcome = offered.length ? await connector.collect(request, this.environment) : { errors };
+        const gotIn = outcome.observation ?? outcome.estate;
+        if (outcome.observation) result.observations.push(outcome.observation);
+        if (outcome.estate) (result.estates ??= []).push(outcome.estate);
+        if (gotIn) {
           result.responding = true;
           if (outcome.credentialId) await this.hostState.remember(result.address, method, outcome.credentialId);
         }
         // A host that simply does not speak a method it was never known to speak is no error.
-        const silent = !outcome.observation && outcome.errors.every((e) => e.code === 'SNMP_NO_ANSWER' || e.code === 'CONNECTION_REFUSED');
+        const silent = !gotIn && outcome.errors.every((e) => (connector.silentCodes as readonly string[]).includes(e.code));
         if (silent && !expected) continue;
         result.attempted.push(method);
         result.errors.push(...(offered.length ? errors : []), ...outcome.errors);

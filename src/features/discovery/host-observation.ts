@@ -2,12 +2,14 @@
 // reconciled. Connectors fill it from device output (untrusted text, already cleaned by
 // untrusted-text.ts); the runner merges the observations of one address and loads them through
 // the import path. `complete` names the scopes observed in full: only those may retire data.
-import type { AssetType } from '../assets/asset-taxonomy.js';
+// A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
+import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
+import type { DiscoveryMethod, InventoryMethod } from './connectors/registry.js';
 import type { FdbEntryInput, NeighborEntry } from '../subrecords/sub-record-loader.js';
 import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-store.js';
 import type { RunError } from './run-store.js';
 
-export type ScanMethod = 'SWEEP' | 'SSH' | 'SNMP';
+export type ScanMethod = DiscoveryMethod;
 
 /** The asset types a connector may classify a host as. */
 export type ObservedType = Extract<AssetType, 'PHYSICAL_HOST' | 'VM' | 'CONTAINER' | 'SERVER' | 'NETWORK_DEVICE' | 'PRINTER'>;
@@ -45,7 +47,7 @@ export type ObservedScope = (typeof OBSERVED_SCOPES)[number];
 
 export interface HostObservation {
   address: string;
-  method: Exclude<ScanMethod, 'SWEEP'>;
+  method: InventoryMethod;
   assetType: ObservedType;
   hostname?: string;
   fqdn?: string;
@@ -68,9 +70,40 @@ export interface HostObservation {
   complete: Set<ObservedScope>;
 }
 
+/** One asset of an estate; `key` is unique within the estate. */
+export interface EstateAsset {
+  key: string;
+  assetType: AssetType;
+  displayName: string;
+  hostname?: string;
+  fqdn?: string;
+  vendor?: string;
+  model?: string;
+  serialNumber?: string;
+  macAddresses: string[];
+  ipAddresses: string[];
+  attributes: Record<string, string | number | boolean>;
+}
+
+/** The assets and relationships a connector read from one address (a manager and what it manages). */
+export interface EstateObservation {
+  method: InventoryMethod;
+  /** Names what the connector read (for example VCENTER:10.0.0.5:443): a complete read retires the assets it no longer shows. */
+  scope: string;
+  /** The key of the asset that stands for the address itself. */
+  root: string;
+  assets: EstateAsset[];
+  relationships: { type: RelationshipType; source: string; target: string }[];
+  /** The relationship types the read covers: after a complete read, those it no longer shows are retired. */
+  relationshipTypes: RelationshipType[];
+  /** Everything was read: only then is anything retired. */
+  complete: boolean;
+}
+
 /** What a connector answers for one address: what it saw (if it got in), and what went wrong. */
 export interface ConnectorResult {
   observation?: HostObservation;
+  estate?: EstateObservation;
   errors: RunError[];
   /** The credential that worked, remembered for the address. */
   credentialId?: string;

@@ -1,5 +1,6 @@
-// What discovery remembers per address between runs: the pinned SSH host key, and the credential
-// that last worked per method (offered first next time); and the hosts each run reached.
+// What discovery remembers per address between runs: the pinned SSH host key and TLS certificate,
+// and the credential that last worked per method (offered first next time); the hosts each run
+// reached; and the assets each connector scope (a vCenter) reported.
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { MatchRule } from '../import/asset-identity.js';
 import type { ScanOutcome } from './scan-graph-repository.js';
@@ -7,6 +8,11 @@ import type { ScanOutcome } from './scan-graph-repository.js';
 export interface PinnedKey {
   keyType: string;
   fingerprint: string;
+}
+
+export interface PinnedCertificate {
+  fingerprint: string;
+  subject: string;
 }
 
 export interface RunHost {
@@ -31,6 +37,38 @@ export class HostStateStore {
       .insert({ address, port, key_type: key.keyType, fingerprint: key.fingerprint })
       .onConflict(['address', 'port'])
       .merge({ last_seen_at: this.db.fn.now() });
+  }
+
+  pinnedCertificate(address: string, port: number): Promise<PinnedCertificate | undefined> {
+    return this.db('tls_certificate_pins').select('fingerprint', 'subject').where({ address, port }).first();
+  }
+
+  /** Pins the certificate at first contact; a later contact with the same one only moves last_seen_at. */
+  async pinCertificate(address: string, port: number, certificate: PinnedCertificate): Promise<void> {
+    await this.db('tls_certificate_pins')
+      .insert({ address, port, fingerprint: certificate.fingerprint, subject: certificate.subject.slice(0, 500) })
+      .onConflict(['address', 'port'])
+      .merge({ last_seen_at: this.db.fn.now() });
+  }
+
+  /** The assets a scope reported in a run, stamped with its observation time. */
+  async recordScopeMembers(scope: string, assetIds: string[], observedAt: string): Promise<void> {
+    for (let i = 0; i < assetIds.length; i += 1000) {
+      await this.db('discovery_scope_members')
+        .insert(assetIds.slice(i, i + 1000).map((id) => ({ scope, asset_id: id, last_seen_at: observedAt })))
+        .onConflict(['scope', 'asset_id'])
+        .merge(['last_seen_at']);
+    }
+  }
+
+  /** The assets of a scope that the read at observedAt did not report. */
+  unseenScopeMembers(scope: string, observedAt: string): Promise<string[]> {
+    return this.db('discovery_scope_members').where({ scope }).where('last_seen_at', '<', observedAt).pluck('asset_id');
+  }
+
+  /** Takes retired assets off a scope. */
+  async forgetScopeMembers(scope: string, assetIds: string[]): Promise<void> {
+    if (assetIds.length) await this.db('discovery_scope_members').where({ scope }).whereIn('asset_id', assetIds).delete();
   }
 
   async rememberedCredential(address: string, method: string): Promise<string | undefined> {

@@ -1,7 +1,8 @@
 // The load steps of a run: the observations of each address merged into one host (SSH and SNMP
 // see one asset), then reconcile identity, load graph and load sub-records through the import
-// path; then the COMMUNICATES_WITH edges between known hosts, the retirement of what complete
-// observations no longer show, and each targeted asset's scan outcome.
+// path; the estates of managers (a vCenter's hosts, VMs, ...) go through the same import; then the
+// COMMUNICATES_WITH edges between known hosts, the retirement of what complete observations no
+// longer show, and each targeted asset's scan outcome.
 import os from 'node:os';
 import { categoryOf } from '../assets/asset-taxonomy.js';
 import { CUSTOM_PREFIX, factValues, type FactSet } from '../import/asset-facts.js';
@@ -10,7 +11,8 @@ import type { IdentityStore } from '../import/identity-store.js';
 import type { LoadGraphRepository, RelationshipWrite } from '../import/load-graph-repository.js';
 import type { MatchRule } from '../import/asset-identity.js';
 import type { SubRecordStore } from '../subrecords/sub-record-store.js';
-import type { HostObservation, ScanMethod } from './host-observation.js';
+import { inventoryConnector } from './connectors/registry.js';
+import type { EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
 import type { HostStateStore, RunHost } from './host-state-store.js';
 import type { RunError, RunSummary } from './run-store.js';
 import type { ScanGraphRepository, ScanOutcome } from './scan-graph-repository.js';
@@ -28,14 +30,19 @@ export interface AddressResult {
   /** Methods asked to inventory it (SSH, SNMP): which ran, which got in. */
   attempted: ScanMethod[];
   observations: HostObservation[];
+  /** What managers at this address reported (none when left out). */
+  estates?: EstateObservation[];
   errors: RunError[];
 }
 
 const STRONGER_TYPES = new Set(['NETWORK_DEVICE', 'PRINTER']);
 
+const rankOf = (method: string) => inventoryConnector(method)?.factRank ?? 0;
+
 /** One host from the observations of one address: SSH's view of a host, SNMP's of a switch or printer. */
 export function mergeObservations(observations: HostObservation[]): HostObservation {
-  const ordered = [...observations].sort((a, b) => (a.method === 'SSH' ? -1 : 1) - (b.method === 'SSH' ? -1 : 1));
+  // The method whose facts rank highest gives the base; the others fill in.
+  const ordered = [...observations].sort((a, b) => rankOf(b.method) - rankOf(a.method));
   const [first, ...rest] = ordered as [HostObservation, ...HostObservation[]];
   const merged: HostObservation = { ...first, attributes: { ...first.attributes }, complete: new Set(first.complete), interfaces: [...first.interfaces] };
   for (const other of rest) {
@@ -53,8 +60,11 @@ export function mergeObservations(observations: HostObservation[]): HostObservat
   return merged;
 }
 
+/** An estate asset's key in the run's bundle: unique across the scopes and addresses of the run. */
+const estateKey = (estate: EstateObservation, key: string) => `${estate.scope}|${key}`;
+
 function outcomeOf(result: AddressResult): ScanOutcome {
-  const gotIn = new Set(result.observations.map((o) => o.method));
+  const gotIn = new Set([...result.observations, ...(result.estates ?? [])].map((o) => o.method));
   if (result.attempted.length === 0) return result.responding ? 'SUCCESS' : 'FAILED';
   if (gotIn.size === 0) return 'FAILED';
   return gotIn.size < result.attempted.length || result.errors.length > 0 ? 'PARTIAL' : 'SUCCESS';
@@ -79,15 +89,16 @@ export class ObservationLoader {
 
   async load(runId: string, results: AddressResult[], sshPort: number, observedAt: string): Promise<RunSummary> {
     const inventoried = results.filter((r) => r.observations.length > 0);
-    const swept = results.filter((r) => r.observations.length === 0);
+    const swept = results.filter((r) => r.observations.length === 0 && !r.estates?.length);
     const hosts = new Map(inventoried.map((r) => [r.address, mergeObservations(r.observations)]));
 
     // Addresses that only answered the sweep: an unknown one becomes an UNKNOWN_ENDPOINT, a known one
     // keeps what other connectors said of it.
     const known = await this.identities.lookup(swept.map((r) => ({ rule: 'IP_ADDRESS' as const, value: r.address })));
     const endpoints = swept.filter((r) => r.responding && !known.has(`IP_ADDRESS:${r.address}`));
-    const bundle = this.bundle([...hosts.values()], endpoints, results, observedAt);
-    const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle, { factSets: this.factSets(bundle, results, endpoints) }) : { assets: [], created: 0 };
+    const estates = results.flatMap((r) => r.estates ?? []);
+    const bundle = this.bundle([...hosts.values()], endpoints, estates, results, observedAt);
+    const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle, { factSets: this.factSets(bundle, results, endpoints, estates) }) : { assets: [], created: 0 };
     const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(imported.assets.map((a) => [a.key, a]));
 
     const touched = swept.filter((r) => r.responding).flatMap((r) => known.get(`IP_ADDRESS:${r.address}`)?.assetId ?? []);
@@ -95,16 +106,19 @@ export class ObservationLoader {
 
     await this.communications(hosts, ids, sshPort, observedAt);
     await this.retire(hosts, ids, observedAt);
+    for (const estate of estates) await this.retireEstate(estate, ids, observedAt);
 
     // Every address that is an asset now: loaded by this run, or known (reached or not).
     const runHosts: RunHost[] = [];
     const respondingHost = new Set<string>();
     for (const r of results) {
-      const own = ids.get(r.address);
+      // An address that is only a manager stands for its estate's root asset.
+      const root = r.estates?.[0];
+      const own = ids.get(r.address) ?? (root ? ids.get(estateKey(root, root.root)) : undefined);
       const id = own?.id ?? known.get(`IP_ADDRESS:${r.address}`)?.assetId;
       if (!id) continue;
       if (r.responding) respondingHost.add(r.address);
-      runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...new Set(r.observations.map((o) => o.method))], outcome: outcomeOf(r) });
+      runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...new Set([...r.observations, ...(r.estates ?? [])].map((o) => o.method))], outcome: outcomeOf(r) });
     }
     await this.scans.setOutcomes(runHosts.map((h) => ({ id: h.assetId, outcome: h.outcome })), observedAt);
     await this.hostState.recordRunHosts(runId, runHosts);
@@ -116,7 +130,7 @@ export class ObservationLoader {
     };
   }
 
-  private bundle(hosts: HostObservation[], endpoints: AddressResult[], results: AddressResult[], observedAt: string): ImportBundle {
+  private bundle(hosts: HostObservation[], endpoints: AddressResult[], estates: EstateObservation[], results: AddressResult[], observedAt: string): ImportBundle {
     const openPorts = new Map(results.map((r) => [r.address, r.openPorts]));
     const assets: BundleAsset[] = [];
     const relationships: BundleRelationship[] = [];
@@ -166,6 +180,10 @@ export class ObservationLoader {
       bundle.neighbors.push(...h.neighbors.map((n) => ({ ...n, asset: key })));
       bundle.fdb.push(...h.fdb.map((f) => ({ ...f, asset: key })));
     }
+    for (const estate of estates) {
+      for (const { key, attributes, ...asset } of estate.assets) assets.push({ ...asset, key: estateKey(estate, key), customAttributes: attributes });
+      relationships.push(...estate.relationships.map((rel) => ({ ...rel, source: estateKey(estate, rel.source), target: estateKey(estate, rel.target) })));
+    }
     for (const r of endpoints) {
       assets.push({
         key: r.address,
@@ -184,7 +202,7 @@ export class ObservationLoader {
    * that did not get in, or did not read a host's facts or its interfaces, reports none of them,
    * and what it said before stays. Applications are SSH's; an endpoint is the sweep's.
    */
-  private factSets(bundle: ImportBundle, results: AddressResult[], endpoints: AddressResult[]): Map<string, FactSet[]> {
+  private factSets(bundle: ImportBundle, results: AddressResult[], endpoints: AddressResult[], estates: EstateObservation[]): Map<string, FactSet[]> {
     const sets = new Map<string, FactSet[]>();
     const endpointAddresses = new Set(endpoints.map((r) => r.address));
     for (const r of results) {
@@ -201,6 +219,9 @@ export class ObservationLoader {
       if (all.length) sets.set(r.address, all);
     }
     for (const asset of bundle.assets) if (asset.assetType === 'SOFTWARE') sets.set(asset.key, [{ source: 'ssh', values: factValues(asset) }]);
+    for (const estate of estates) {
+      for (const { key, attributes, ...asset } of estate.assets) sets.set(estateKey(estate, key), [{ source: estate.method.toLowerCase(), values: factValues({ ...asset, customAttributes: attributes }) }]);
+    }
     return sets;
   }
 
@@ -229,13 +250,28 @@ export class ObservationLoader {
     await this.graph.mergeRelationships([...edges.values()], DISCOVERY_SOURCE, observedAt);
   }
 
-  /** What a complete observation no longer shows is retired; an incomplete scope keeps its data. */
+  /** What a complete observation no longer shows is retired, in the scopes its connector may retire; an incomplete scope keeps its data. */
   private async retire(hosts: Map<string, HostObservation>, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
-    const scoped = (scope: 'software' | 'services' | 'connections') =>
-      [...hosts].flatMap(([address, h]) => (h.complete.has(scope) && ids.get(address) ? [ids.get(address)?.id as string] : []));
+    const scoped = (scope: ObservedScope) =>
+      [...hosts].flatMap(([address, h]) => (h.complete.has(scope) && inventoryConnector(h.method)?.retires.includes(scope) && ids.get(address) ? [ids.get(address)?.id as string] : []));
     const at = new Date(observedAt);
     await this.subRecords.retirePackages(scoped('software'), DISCOVERY_SOURCE, at);
     await this.subRecords.retireServices(scoped('services'), 'SSH', at);
     await this.scans.retireCommunications(scoped('connections'), DISCOVERY_SOURCE, observedAt);
+  }
+
+  /**
+   * The assets an estate showed join its scope; after a complete read, those of the scope it no
+   * longer showed become INACTIVE and the edges among its assets it did not see again are retired.
+   * A partial read retires nothing.
+   */
+  private async retireEstate(estate: EstateObservation, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
+    const seen = estate.assets.flatMap((a) => ids.get(estateKey(estate, a.key))?.id ?? []);
+    await this.hostState.recordScopeMembers(estate.scope, seen, observedAt);
+    if (!estate.complete || !inventoryConnector(estate.method)?.retires.includes('estate')) return;
+    const unseen = await this.hostState.unseenScopeMembers(estate.scope, observedAt);
+    await this.scans.retireRelationships([...seen, ...unseen], estate.relationshipTypes, DISCOVERY_SOURCE, observedAt);
+    await this.scans.retireAssets(unseen, observedAt);
+    await this.hostState.forgetScopeMembers(estate.scope, unseen);
   }
 }

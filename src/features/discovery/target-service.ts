@@ -5,23 +5,43 @@ import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '
 import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { parseAddress, type ParsedAddress } from './target-addresses.js';
-import { DISCOVERY_METHODS, type DiscoveryMethod, type TargetRecord, type TargetStore, type TargetValues } from './target-store.js';
+import { DEFAULT_METHODS, INVENTORY_CONNECTORS, inventoryConnector } from './connectors/registry.js';
+import { portOf, type DiscoveryMethod, type TargetRecord, type TargetStore, type TargetValues } from './target-store.js';
 
 export interface TargetInput {
   name: string;
   addresses: string[];
   methods?: DiscoveryMethod[];
+  /** Shorthands of ports.SSH and ports.SNMP. */
   sshPort?: number;
   snmpPort?: number;
+  ports?: Partial<Record<string, number>>;
+  settings?: Partial<Record<string, Record<string, unknown>>>;
   credentialIds?: string[];
   schedule?: string | null;
   enabled?: boolean;
 }
 
-export type TargetView = Omit<TargetRecord, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+export type TargetView = Omit<TargetRecord, 'createdAt' | 'updatedAt'> & { sshPort: number; snmpPort: number; createdAt: string; updatedAt: string };
 
+/** The view names every inventory method's port, its own or the default. */
 export function toTargetView(record: TargetRecord): TargetView {
-  return { ...record, createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString() };
+  const ports = Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, portOf(record, c.method)]));
+  return {
+    ...record, sshPort: portOf(record, 'SSH'), snmpPort: portOf(record, 'SNMP'), ports, createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString(),
+  };
+}
+
+/** The ports an input sets, keyed by method: `ports` with the sshPort and snmpPort shorthands. */
+function portsOf(input: Partial<TargetInput>, errors: FieldError[]): Partial<Record<string, number>> {
+  const ports = { ...input.ports };
+  for (const [field, method] of [['sshPort', 'SSH'], ['snmpPort', 'SNMP']] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (ports[method] !== undefined && ports[method] !== value) errors.push({ path: `body.${field}`, message: `differs from ports.${method}` });
+    ports[method] = value;
+  }
+  return ports;
 }
 
 export class TargetService {
@@ -41,12 +61,13 @@ export class TargetService {
   }
 
   async create(actor: Actor, input: TargetInput): Promise<TargetView> {
-    const values = await this.validate({
+    const errors: FieldError[] = [];
+    const values = await this.validate(errors, {
       name: input.name,
       addresses: input.addresses,
-      methods: input.methods ?? [...DISCOVERY_METHODS],
-      sshPort: input.sshPort ?? 22,
-      snmpPort: input.snmpPort ?? 161,
+      methods: input.methods ?? [...DEFAULT_METHODS],
+      ports: portsOf(input, errors),
+      settings: input.settings ?? {},
       credentialIds: input.credentialIds ?? [],
       schedule: input.schedule ?? null,
       enabled: input.enabled ?? true,
@@ -59,12 +80,13 @@ export class TargetService {
   /** Fields left out keep their value. */
   async update(actor: Actor, id: string, input: Partial<TargetInput>): Promise<TargetView> {
     const current = await this.require(id);
-    const values = await this.validate({
+    const errors: FieldError[] = [];
+    const values = await this.validate(errors, {
       name: input.name ?? current.name,
       addresses: input.addresses ?? current.addresses,
       methods: input.methods ?? current.methods,
-      sshPort: input.sshPort ?? current.sshPort,
-      snmpPort: input.snmpPort ?? current.snmpPort,
+      ports: { ...current.ports, ...portsOf(input, errors) },
+      settings: { ...current.settings, ...input.settings },
       credentialIds: input.credentialIds ?? current.credentialIds,
       schedule: input.schedule !== undefined ? input.schedule : current.schedule,
       enabled: input.enabled ?? current.enabled,
@@ -81,8 +103,7 @@ export class TargetService {
     await this.audit.record(actor, { action: 'target.delete', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: current.name } });
   }
 
-  private async validate(values: Omit<TargetValues, 'addressCount'>): Promise<TargetValues> {
-    const errors: FieldError[] = [];
+  private async validate(errors: FieldError[], values: Omit<TargetValues, 'addressCount'>): Promise<TargetValues> {
     let addressCount = 0;
     values.addresses.forEach((text, i) => {
       const parsed = parseAddress(text);
@@ -96,6 +117,16 @@ export class TargetService {
     values.credentialIds.forEach((id, i) => {
       if (!known.has(id)) errors.push({ path: `body.credentialIds.${i}`, message: `no credential with id ${id}` });
     });
+    for (const [method, settings] of Object.entries(values.settings)) {
+      const schema = inventoryConnector(method)?.settings;
+      if (!schema) {
+        errors.push({ path: `body.settings.${method}`, message: `${method} has no settings` });
+        continue;
+      }
+      const parsed = schema.safeParse(settings);
+      if (parsed.success) values.settings[method] = parsed.data;
+      else for (const issue of parsed.error.issues) errors.push({ path: ['body', 'settings', method, ...issue.path.map(String)].join('.'), message: issue.message });
+    }
     if (values.schedule !== null && !cronExpression.safeParse(values.schedule).success) {
       errors.push({ path: 'body.schedule', message: 'must be a cron expression of 5 or 6 fields' });
     }

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
+import { inventoryConnector, type DiscoveryMethod } from './connectors/registry.js';
 
-export const DISCOVERY_METHODS = ['SWEEP', 'SSH', 'SNMP'] as const;
-export type DiscoveryMethod = (typeof DISCOVERY_METHODS)[number];
+export { DISCOVERY_METHODS, type DiscoveryMethod } from './connectors/registry.js';
 
 export interface TargetRecord {
   id: string;
@@ -10,8 +10,10 @@ export interface TargetRecord {
   addresses: string[];
   addressCount: number;
   methods: DiscoveryMethod[];
-  sshPort: number;
-  snmpPort: number;
+  /** Port per inventory method, as set on the target (a method left out uses its default). */
+  ports: Partial<Record<string, number>>;
+  /** Connector settings per method. */
+  settings: Partial<Record<string, Record<string, unknown>>>;
   credentialIds: string[];
   schedule: string | null;
   enabled: boolean;
@@ -19,11 +21,16 @@ export interface TargetRecord {
   updatedAt: Date;
 }
 
+/** The target's port for a method: its own, or the connector's default. */
+export function portOf(target: Pick<TargetRecord, 'ports'>, method: string): number {
+  return target.ports[method] ?? inventoryConnector(method)?.defaultPort ?? 0;
+}
+
 export type TargetValues = Omit<TargetRecord, 'id' | 'createdAt' | 'updatedAt'>;
 
 const COLUMNS: Record<keyof TargetRecord, string> = {
-  id: 'id', name: 'name', addresses: 'addresses', addressCount: 'address_count', methods: 'methods', sshPort: 'ssh_port',
-  snmpPort: 'snmp_port', credentialIds: 'credential_ids', schedule: 'schedule', enabled: 'enabled', createdAt: 'created_at', updatedAt: 'updated_at',
+  id: 'id', name: 'name', addresses: 'addresses', addressCount: 'address_count', methods: 'methods', ports: 'ports',
+  settings: 'settings', credentialIds: 'credential_ids', schedule: 'schedule', enabled: 'enabled', createdAt: 'created_at', updatedAt: 'updated_at',
 };
 const SELECT = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 

@@ -5,6 +5,7 @@
 // (docs/discovery.md), and the losing values stay as evidence (GET /assets/{id}/provenance).
 // Facts go only when no source has reported them for service.aging.inactive-after-days.
 import type { AssetType } from '../assets/asset-taxonomy.js';
+import { CONNECTOR_FACT_RANKS } from '../discovery/connectors/registry.js';
 
 /** The fields kept as facts; custom attributes are facts of their own, `custom.<key>`. */
 export const FACT_FIELDS = ['assetType', 'displayName', 'hostname', 'fqdn', 'site', 'environment', 'vendor', 'model', 'serialNumber', 'macAddresses', 'ipAddresses'] as const;
@@ -36,8 +37,9 @@ export interface Fact {
 export const importSource = (name: string) => `import:${name}`;
 
 // Ranks of the sources, highest first to win. Discovery methods by how directly they see a
-// host; an import below them unless it owns the field; a sweep (a port answered) lowest.
-const SOURCE_RANK: Record<string, number> = { ssh: 50, vcenter: 45, snmp: 40, sweep: 10 };
+// host (each connector declares its rank); an import below them unless it owns the field; a sweep
+// (a port answered) lowest.
+const SOURCE_RANK: Record<string, number> = CONNECTOR_FACT_RANKS;
 const IMPORT_RANK = 20;
 const OWNED_RANK = 100;
 // Fields where another source knows better: the chassis serial is SNMP's (ENTITY-MIB) first.

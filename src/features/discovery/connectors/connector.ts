@@ -1,0 +1,69 @@
+// What a discovery connector declares and does. The registry (registry.ts) lists them; every list
+// of methods (targets, credential offer, runner, loader, api.yaml enums) is derived from it.
+import type { z } from 'zod';
+import type { AppConfig } from '../../../platform/config.js';
+import type { CredentialKind } from '../../credentials/credential-kinds.js';
+import type { RevealedCredential } from '../../credentials/credential-service.js';
+import type { ConnectorResult, ObservedScope } from '../host-observation.js';
+import type { HostStateStore } from '../host-state-store.js';
+import type { ScanErrorCode } from '../scan-error-codes.js';
+import type { TargetRecord } from '../target-store.js';
+
+/** What a connector may use besides its arguments: the service's settings and what discovery remembers per address. */
+export interface ConnectorEnvironment {
+  config: AppConfig;
+  hostState: HostStateStore;
+}
+
+/** One address to inventory, with everything the runner settled for it. */
+export interface CollectRequest {
+  address: string;
+  /** The name the address was given as, or found by the sweep. */
+  hostname?: string;
+  credentials: RevealedCredential[];
+  target: TargetRecord;
+  /** The target's port for this method (its default if the target names none). */
+  port: number;
+  /** The target's settings for this method, as validated by the connector's schema ({} if none). */
+  settings: Record<string, unknown>;
+  /** The host's deadline (epoch ms). */
+  deadline: number;
+}
+
+interface ConnectorBase {
+  /** The method name, as targets, runs and error records name it. */
+  method: string;
+  /** In a target's methods when it names none. */
+  enabledByDefault: boolean;
+  /** Rank of its facts when sources disagree (higher wins); its fact source is the method in lower case. */
+  factRank: number;
+  /** One line for api.yaml and docs/discovery.md. */
+  description: string;
+}
+
+/** The first stage: whether an address is there and which ports answer. */
+export interface ProbeConnector extends ConnectorBase {
+  stage: 'probe';
+}
+
+/** A method that logs in somewhere and reads an inventory. */
+export interface InventoryConnector extends ConnectorBase {
+  stage: 'inventory';
+  credentialKinds: readonly CredentialKind[];
+  defaultPort: number;
+  /** The target's settings for this method (strict: an unknown field is a 400). */
+  settings?: z.ZodType<Record<string, unknown>>;
+  /**
+   * When it is tried at an address: 'port-answered': where the sweep found its port open (its
+   * port is then always swept), or where it worked before or the address was named on its own;
+   * 'always': at every address (a UDP protocol that the sweep cannot see).
+   */
+  triedWhere: 'port-answered' | 'always';
+  /** Codes that only mean "this address does not speak the method": no error where it was not expected. */
+  silentCodes: readonly ScanErrorCode[];
+  /** The scopes whose complete read may retire what is no longer seen. */
+  retires: readonly (ObservedScope | 'estate')[];
+  collect(request: CollectRequest, environment: ConnectorEnvironment): Promise<ConnectorResult>;
+}
+
+export type Connector = ProbeConnector | InventoryConnector;

@@ -1,0 +1,31 @@
+// The connector registry: one line per discovery method. A new connector adds its folder, a line
+// here, a migration if it stores something new, and its enums in api.yaml (a test checks them).
+import type { CredentialKind } from '../../credentials/credential-kinds.js';
+import type { Connector, InventoryConnector } from './connector.js';
+import { snmpConnector } from './snmp.js';
+import { sshConnector } from './ssh.js';
+import { sweepConnector } from './sweep.js';
+import { vcenterConnector } from './vcenter/vcenter.js';
+
+/** In the order a run takes them at an address. */
+export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector] as const satisfies readonly Connector[];
+
+export type DiscoveryMethod = (typeof CONNECTORS)[number]['method'];
+export const DISCOVERY_METHODS = CONNECTORS.map((c) => c.method) as DiscoveryMethod[];
+export const DEFAULT_METHODS = CONNECTORS.filter((c) => c.enabledByDefault).map((c) => c.method) as DiscoveryMethod[];
+
+export type InventoryMethod = Extract<(typeof CONNECTORS)[number], { stage: 'inventory' }>['method'];
+export const INVENTORY_CONNECTORS = CONNECTORS.filter((c) => c.stage === 'inventory') as (InventoryConnector & { method: InventoryMethod })[];
+export const INVENTORY_METHODS = INVENTORY_CONNECTORS.map((c) => c.method) as InventoryMethod[];
+
+export function inventoryConnector(method: string): InventoryConnector | undefined {
+  return INVENTORY_CONNECTORS.find((c) => c.method === method);
+}
+
+/** The credential kinds a method accepts. */
+export function credentialKindsOf(method: string): readonly CredentialKind[] {
+  return inventoryConnector(method)?.credentialKinds ?? [];
+}
+
+/** Rank of each method's facts, by fact source (the method in lower case). */
+export const CONNECTOR_FACT_RANKS: Record<string, number> = Object.fromEntries(CONNECTORS.map((c) => [c.method.toLowerCase(), c.factRank]));

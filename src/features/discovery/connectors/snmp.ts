@@ -1,0 +1,24 @@
+// SNMP on the registry: v2c and v3 agents (snmp/snmp-connector.ts).
+import { collectSnmp, type SnmpCredential } from '../snmp/snmp-connector.js';
+import type { InventoryConnector } from './connector.js';
+
+export const snmpConnector = {
+  method: 'SNMP',
+  stage: 'inventory',
+  enabledByDefault: true,
+  factRank: 40,
+  description: "A device's system group, interfaces, addresses, LLDP neighbours, bridge forwarding table and entity serial over SNMP v2c or v3.",
+  credentialKinds: ['SNMP_V3', 'SNMP_V2C'],
+  defaultPort: 161,
+  // UDP: the sweep cannot tell whether an agent listens.
+  triedWhere: 'always',
+  silentCodes: ['SNMP_NO_ANSWER', 'CONNECTION_REFUSED'],
+  retires: [],
+  collect: ({ address, credentials, port, deadline }, { config }) =>
+    collectSnmp(address, port, credentials as SnmpCredential[], {
+      timeoutMs: config.discoverySnmpTimeoutMs,
+      retries: config.discoverySnmpRetries,
+      maxRows: config.discoverySnmpMaxRows,
+      budgetMs: Math.max(0, deadline - Date.now()),
+    }),
+} as const satisfies InventoryConnector;

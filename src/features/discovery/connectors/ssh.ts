@@ -1,0 +1,24 @@
+// SSH on the registry: a Linux host's inventory over SSH (ssh/ssh-connector.ts).
+import { collectSsh } from '../ssh/ssh-connector.js';
+import type { InventoryConnector } from './connector.js';
+
+export const sshConnector = {
+  method: 'SSH',
+  stage: 'inventory',
+  enabledByDefault: true,
+  factRank: 50,
+  description: "A host's facts, packages, processes, services, interfaces, LLDP neighbours and connections over SSH.",
+  credentialKinds: ['SSH_KEY', 'SSH_PASSWORD'],
+  defaultPort: 22,
+  triedWhere: 'port-answered',
+  silentCodes: ['CONNECTION_REFUSED'],
+  retires: ['software', 'services', 'connections', 'processes'],
+  collect: ({ address, credentials, port, deadline }, { config, hostState }) =>
+    collectSsh(address, credentials, {
+      port,
+      connectTimeoutMs: config.discoverySshLoginTimeoutMs,
+      commandTimeoutMs: config.discoveryCommandTimeoutMs,
+      outputMaxBytes: config.discoveryOutputMaxBytes,
+      deadline,
+    }, hostState),
+} as const satisfies InventoryConnector;

@@ -1,0 +1,10 @@
+// SWEEP on the registry: the first stage of every address (sweep-connector.ts does the probing).
+import type { ProbeConnector } from './connector.js';
+
+export const sweepConnector = {
+  method: 'SWEEP',
+  stage: 'probe',
+  enabledByDefault: true,
+  factRank: 10,
+  description: 'TCP connects to a list of ports (and an ICMP echo): is anything at the address, which ports answer.',
+} as const satisfies ProbeConnector;

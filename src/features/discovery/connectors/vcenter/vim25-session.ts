@@ -1,0 +1,228 @@
+// A vSphere Web Services (vim25 SOAP) session: the server certificate checked (against the trusted
+// authorities unless the target says otherwise) and pinned at first contact, a changed one refused;
+// a login with the first credential the server accepts; the PropertyCollector read in pages
+// (RetrievePropertiesEx, then ContinueRetrievePropertiesEx while the server hands a token).
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+import { XMLParser } from 'fast-xml-parser';
+import type { PinnedCertificate } from '../../host-state-store.js';
+import type { ScanErrorCode } from '../../scan-error-codes.js';
+
+export interface Vim25Options {
+  host: string;
+  port: number;
+  path: string;
+  /** Check the certificate against the trusted authorities (and the host name). */
+  verifyCertificate: boolean;
+  /** PEM certificates trusted besides the system's. */
+  caCertificate?: string;
+  connectTimeoutMs: number;
+  /** Epoch ms: no request is sent after it. */
+  deadline: number;
+}
+
+/** The pinned certificates, read and written by the session. */
+export interface CertificatePins {
+  pinnedCertificate(address: string, port: number): Promise<PinnedCertificate | undefined>;
+  pinCertificate(address: string, port: number, certificate: PinnedCertificate): Promise<void>;
+}
+
+export class Vim25Failure extends Error {
+  constructor(readonly code: ScanErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export interface ManagedObjectReference {
+  type: string;
+  value: string;
+}
+
+/** One object of a PropertyCollector page: its reference, its properties by path (as parsed XML), and the paths the server could not read. */
+export interface ObjectContent {
+  obj: ManagedObjectReference;
+  props: Map<string, unknown>;
+  missing: string[];
+}
+
+const NETWORK_CODES: Record<string, ScanErrorCode> = {
+  ECONNREFUSED: 'CONNECTION_REFUSED',
+  ETIMEDOUT: 'CONNECTION_TIMEOUT',
+  EHOSTUNREACH: 'HOST_UNREACHABLE',
+  ENETUNREACH: 'HOST_UNREACHABLE',
+  EHOSTDOWN: 'HOST_UNREACHABLE',
+  ENOTFOUND: 'DNS_FAILURE',
+  EAI_AGAIN: 'DNS_FAILURE',
+};
+
+// Elements that may repeat: always arrays, so that one element and several read alike.
+const ARRAY_TAGS = new Set(['objects', 'propSet', 'ManagedObjectReference', 'GuestNicInfo', 'ipAddress', 'HostVirtualSwitch', 'otherIdentifyingInfo', 'missingSet', 'string']);
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, isArray: (name) => ARRAY_TAGS.has(name) });
+
+const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (c) => `&${({ '<': 'lt', '>': 'gt', '&': 'amp', "'": 'apos', '"': 'quot' } as Record<string, string>)[c]};`);
+export const moRef = (tag: string, ref: ManagedObjectReference) => `<${tag} type="${escapeXml(ref.type)}">${escapeXml(ref.value)}</${tag}>`;
+export const element = (tag: string, value: string | number | boolean) => `<${tag}>${escapeXml(String(value))}</${tag}>`;
+
+/** The text of a parsed element (a string, or an object with attributes and #text). */
+export function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && '#text' in value) return String((value as Record<string, unknown>)['#text']);
+  return undefined;
+}
+
+export function asRef(value: unknown): ManagedObjectReference | undefined {
+  const type = value && typeof value === 'object' ? (value as Record<string, unknown>)['@type'] : undefined;
+  const id = text(value);
+  return typeof type === 'string' && id ? { type, value: id } : undefined;
+}
+
+/** The child of a parsed element whose name ends with `:name` or is `name` (SOAP prefixes vary). */
+function child(node: unknown, name: string): unknown {
+  if (!node || typeof node !== 'object') return undefined;
+  const key = Object.keys(node).find((k) => k === name || k.endsWith(`:${name}`));
+  return key ? (node as Record<string, unknown>)[key] : undefined;
+}
+
+export class Vim25Session {
+  private readonly agent: https.Agent;
+  private cookie?: string;
+  private fingerprint?: string;
+  /** SOAP calls made, and PropertyCollector pages read. */
+  calls = 0;
+  pages = 0;
+
+  constructor(private readonly options: Vim25Options, private readonly pins: CertificatePins) {
+    // The certificate was checked by `verify`; every response must come with the same one.
+    this.agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+  }
+
+  /** Checks the server certificate (trust, host name, pin) before anything is sent. */
+  async verify(): Promise<void> {
+    const { host, port, verifyCertificate, caCertificate, connectTimeoutMs } = this.options;
+    const seen = await new Promise<{ certificate: tls.PeerCertificate; authorized: boolean; reason?: string }>((resolve, reject) => {
+      const socket = tls.connect({
+        host, port, rejectUnauthorized: false, timeout: connectTimeoutMs,
+        ...(caCertificate ? { ca: [...tls.rootCertificates, caCertificate] } : {}),
+        ...(net.isIP(host) ? {} : { servername: host }),
+      });
+      socket.once('secureConnect', () => {
+        const certificate = socket.getPeerCertificate();
+        const identity = socket.authorized ? tls.checkServerIdentity(host, certificate) : undefined;
+        resolve({ certificate, authorized: socket.authorized && !identity, reason: identity?.message ?? (socket.authorizationError ? String(socket.authorizationError) : undefined) });
+        socket.end();
+      });
+      socket.once('timeout', () => {
+        socket.destroy();
+        reject(new Vim25Failure('CONNECTION_TIMEOUT', `${host}:${port} did not complete the TLS handshake within ${connectTimeoutMs} ms.`));
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        const code = error.code ? NETWORK_CODES[error.code] : undefined;
+        reject(new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', code ? `${host}:${port}: ${error.code}.` : `The TLS handshake with ${host}:${port} failed: ${error.message.split('\n')[0]?.slice(0, 200)}`));
+      });
+    });
+    const fingerprint = seen.certificate.fingerprint256;
+    if (!fingerprint) throw new Vim25Failure('VCENTER_PROTOCOL_ERROR', `${host}:${port} presented no certificate.`);
+    if (verifyCertificate && !seen.authorized) {
+      throw new Vim25Failure('CERTIFICATE_UNTRUSTED', `The certificate of ${host}:${port} (${fingerprint}) is not trusted: ${seen.reason ?? 'unknown reason'}. Add its authority as the target's VCENTER caCertificate, or set verifyCertificate to false.`);
+    }
+    const pinned = await this.pins.pinnedCertificate(host, port);
+    if (pinned && pinned.fingerprint !== fingerprint) {
+      throw new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} is now ${fingerprint}, not the one pinned at first contact (${pinned.fingerprint}); not logged in. If the server's certificate was replaced, delete its pin.`);
+    }
+    await this.pins.pinCertificate(host, port, { fingerprint, subject: Object.entries(seen.certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', ') });
+    this.fingerprint = fingerprint;
+  }
+
+  /** One SOAP call; a fault becomes a Vim25Failure (InvalidLogin as VCENTER_AUTH_FAILED). */
+  async call(method: string, body: string): Promise<Record<string, unknown>> {
+    const { host, port, path, deadline } = this.options;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new Vim25Failure('HOST_TIMEOUT', `The per-host time-out ended before ${method} could be sent.`);
+    const envelope = `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body><${method} xmlns="urn:vim25">${body}</${method}></soapenv:Body></soapenv:Envelope>`;
+    this.calls++;
+    const { status, text: payload } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = https.request({
+        host, port, path, method: 'POST', agent: this.agent, timeout: remaining,
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: 'urn:vim25/6.5', ...(this.cookie ? { Cookie: this.cookie } : {}) },
+      }, (response) => {
+        const socket = response.socket as tls.TLSSocket;
+        if (socket.getPeerCertificate().fingerprint256 !== this.fingerprint) {
+          response.destroy();
+          reject(new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} changed during the session; the read was stopped.`));
+          return;
+        }
+        const cookie = response.headers['set-cookie']?.find((c) => c.startsWith('vmware_soap_session='));
+        if (cookie) this.cookie = cookie.split(';')[0];
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      });
+      request.on('timeout', () => request.destroy(new Vim25Failure('HOST_TIMEOUT', `${method} did not answer within the per-host time-out.`)));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (error instanceof Vim25Failure) reject(error);
+        else {
+          const code = error.code ? NETWORK_CODES[error.code] : undefined;
+          reject(new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', `${method} to ${host}:${port} failed: ${error.code ?? error.message.split('\n')[0]?.slice(0, 200)}.`));
+        }
+      });
+      request.end(envelope);
+    });
+    const parsed = /^\s*<(\?xml|[A-Za-z]+:Envelope)/.test(payload) ? parser.parse(payload) : undefined;
+    const soapBody = child(child(parsed, 'Envelope'), 'Body') as Record<string, unknown> | undefined;
+    if (!soapBody) throw new Vim25Failure('NOT_A_VCENTER', `https://${host}:${port}${path} answered ${method} with HTTP ${status} and no SOAP envelope: not a vSphere API endpoint.`);
+    const fault = child(soapBody, 'Fault') as Record<string, unknown> | undefined;
+    if (fault) {
+      const detail = Object.keys((fault.detail as Record<string, unknown> | undefined) ?? {}).join(',');
+      const reason = String(text(fault.faultstring) ?? 'fault').slice(0, 300);
+      if (/InvalidLogin/.test(detail)) throw new Vim25Failure('VCENTER_AUTH_FAILED', reason);
+      throw new Vim25Failure('VCENTER_API_ERROR', `${method}: ${reason}${detail ? ` (${detail})` : ''}`);
+    }
+    return (child(soapBody, `${method}Response`) as Record<string, unknown> | undefined) ?? {};
+  }
+
+  /**
+   * Every object of the given types below the root folder with the properties asked, read through
+   * a ContainerView in pages of `pageSize`; `onPage` takes each page as it comes.
+   */
+  async retrieveAll(rootFolder: ManagedObjectReference, propertyCollector: ManagedObjectReference, viewManager: ManagedObjectReference, specs: Record<string, string[]>, pageSize: number, onPage: (objects: ObjectContent[]) => void): Promise<void> {
+    const view = asRef((await this.call('CreateContainerView', `${moRef('_this', viewManager)}${moRef('container', rootFolder)}${Object.keys(specs).map((t) => element('type', t)).join('')}${element('recursive', true)}`)).returnval);
+    if (!view) throw new Vim25Failure('VCENTER_API_ERROR', 'CreateContainerView returned no view.');
+    try {
+      const propSets = Object.entries(specs).map(([type, paths]) => `<propSet>${element('type', type)}${paths.map((p) => element('pathSet', p)).join('')}</propSet>`).join('');
+      const objectSet = `<objectSet>${moRef('obj', view)}<skip>true</skip><selectSet xsi:type="TraversalSpec"><name>view</name><type>ContainerView</type><path>view</path><skip>false</skip></selectSet></objectSet>`;
+      let result = (await this.call('RetrievePropertiesEx', `${moRef('_this', propertyCollector)}<specSet>${propSets}${objectSet}</specSet><options>${element('maxObjects', pageSize)}</options>`)).returnval as Record<string, unknown> | undefined;
+      for (;;) {
+        this.pages++;
+        onPage(toObjects(result));
+        const token = text(result?.token);
+        if (!token) break;
+        result = (await this.call('ContinueRetrievePropertiesEx', `${moRef('_this', propertyCollector)}${element('token', token)}`)).returnval as Record<string, unknown> | undefined;
+      }
+    } finally {
+      await this.call('DestroyView', moRef('_this', view)).catch(() => undefined);
+    }
+  }
+
+  async logout(sessionManager: ManagedObjectReference): Promise<void> {
+    await this.call('Logout', moRef('_this', sessionManager)).catch(() => undefined);
+    this.agent.destroy();
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function toObjects(result: Record<string, unknown> | undefined): ObjectContent[] {
+  const objects = (result?.objects as Record<string, unknown>[] | undefined) ?? [];
+  return objects.flatMap((o) => {
+    const obj = asRef(o.obj);
+    if (!obj) return [];
+    const props = new Map<string, unknown>();
+    for (const p of (o.propSet as Record<string, unknown>[] | undefined) ?? []) props.set(String(text(p.name)), p.val);
+    const missing = ((o.missingSet as Record<string, unknown>[] | undefined) ?? []).map((m) => String(text(m.path)));
+    return [{ obj, props, missing }];
+  });
+}

@@ -1,0 +1,38 @@
+// The connector registry is the one list of discovery methods: api.yaml's enums, the default
+// methods of a target and the credential kinds offered are derived from it.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { CONNECTORS, DEFAULT_METHODS, DISCOVERY_METHODS, INVENTORY_CONNECTORS, credentialKindsOf } from '../../src/features/discovery/connectors/registry.js';
+import { SCAN_ERROR_CODES } from '../../src/features/discovery/scan-error-codes.js';
+
+const api = parse(readFileSync(new URL('../../api.yaml', import.meta.url), 'utf8'));
+const schemas = api.components.schemas;
+
+describe('the connector registry', () => {
+  it('is what api.yaml names: target methods, error methods, ports and settings', () => {
+    for (const name of ['NewTarget', 'TargetUpdate', 'Target']) {
+      expect(schemas[name].properties.methods.items.enum).toEqual(DISCOVERY_METHODS);
+    }
+    expect(schemas.NewTarget.properties.methods.maxItems).toBe(CONNECTORS.length);
+    const inventory = INVENTORY_CONNECTORS.map((c) => c.method);
+    expect(Object.keys(schemas.TargetPortsInput.properties)).toEqual(inventory);
+    expect(schemas.Target.properties.ports.required).toEqual(inventory);
+    expect(Object.keys(schemas.TargetSettings.properties).sort()).toEqual(INVENTORY_CONNECTORS.filter((c) => c.settings).map((c) => c.method).sort());
+    // The methods that got into a host of a run.
+    expect(api.paths['/api/v1/discovery/runs/{runId}/hosts'].get.responses['200'].content['application/json'].schema.allOf[1].properties.data.items.properties.methods.items.enum).toEqual(inventory);
+    const errorSchema = JSON.stringify(api).match(/"enum":\["SWEEP"[^\]]*"RUN"\]/)?.[0];
+    expect(errorSchema).toBe(JSON.stringify({ enum: [...DISCOVERY_METHODS, 'RUN'] }).slice(1, -1));
+  });
+
+  it('keeps SWEEP, SSH and SNMP as they were: the defaults, their credential kinds and ports', () => {
+    expect(DEFAULT_METHODS).toEqual(['SWEEP', 'SSH', 'SNMP']);
+    expect(credentialKindsOf('SSH')).toEqual(['SSH_KEY', 'SSH_PASSWORD']);
+    expect(credentialKindsOf('SNMP')).toEqual(['SNMP_V3', 'SNMP_V2C']);
+    expect(credentialKindsOf('VCENTER')).toEqual(['HTTP_BASIC']);
+    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, c.defaultPort]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443 });
+  });
+
+  it('names only error codes that exist', () => {
+    for (const c of INVENTORY_CONNECTORS) for (const code of c.silentCodes) expect(Object.keys(SCAN_ERROR_CODES)).toContain(code);
+  });
+});
