@@ -25,6 +25,11 @@ command -v ip >/dev/null 2>&1 || peers+=(iproute2)
 [ -x /usr/bin/ping ] || peers+=(iputils-ping)
 command -v ps >/dev/null 2>&1 || peers+=(procps)
 command -v perl >/dev/null 2>&1 || peers+=(perl)
+# Flow exporters and the reference collector (the flow tests; tcpdump re-makes their fixtures).
+[ -x /usr/sbin/softflowd ] || peers+=(softflowd)
+[ -x /usr/sbin/pmacctd ] || peers+=(pmacct)
+[ -x /usr/bin/nfcapd ] || peers+=(nfdump)
+[ -x /usr/bin/tcpdump ] || peers+=(tcpdump)
 
 missing=("${required[@]}" "${peers[@]}")
 if [ ${#missing[@]} -eq 0 ]; then
