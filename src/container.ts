@@ -60,6 +60,9 @@ import { RulesProvider } from './features/diagnosis/rules-provider.js';
 import { AdHocQueryGraphRepository } from './features/graph-query/ad-hoc-query-graph-repository.js';
 import { GraphQueryService } from './features/graph-query/graph-query-service.js';
 import { HealthService } from './features/health/health-service.js';
+import { FlowDecoder } from './features/flows/decode/flow-decoder.js';
+import { FlowCollector } from './features/flows/flow-collector.js';
+import { FlowStore, type FlowRetention } from './features/flows/flow-store.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
 import { loadServiceSecrets, type ServiceSecrets } from './platform/local-secrets.js';
@@ -147,6 +150,11 @@ export interface Container extends AccessServices {
   diagnosis: DiagnosisService;
   alerts: AlertService;
   followUp: RunFollowUp;
+  /** Connections of the flow collector's COPY batches and partition upkeep. */
+  flowPool: pg.Pool;
+  flowStore: FlowStore;
+  flowRetention: FlowRetention;
+  flowCollector: FlowCollector;
 }
 
 /** The inventory methods with their settings. */
@@ -233,6 +241,32 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     linkBase: `${config.publicUrl}${config.contextPath}`,
   }, new AlertStore(db), runs, diagnosis, logger);
   const followUp = new RunFollowUp(scheduler, diagnosis, alerts, logger);
+  const flowPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 2, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-flows' });
+  flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
+  const flowStore = new FlowStore(flowPool);
+  const flowRetention: FlowRetention = {
+    flow_records: config.flowsRetentionRawDays,
+    flow_rollup_1m: config.flowsRetentionMinuteDays,
+    flow_rollup_5m: config.flowsRetentionFiveMinuteDays,
+    flow_rollup_1h: config.flowsRetentionHourDays,
+  };
+  const flowCollector = new FlowCollector(
+    new FlowDecoder({
+      maxTemplatesPerExporter: config.flowsMaxTemplatesPerExporter,
+      maxExporters: config.flowsMaxExporters,
+      templateTtlMs: config.flowsTemplateTtlSeconds * 1000,
+    }),
+    flowStore,
+    {
+      bindAddress: config.flowsBindAddress,
+      netflowPort: config.flowsNetflowPort,
+      sflowPort: config.flowsSflowPort,
+      batchSize: config.flowsBatchSize,
+      flushMs: config.flowsFlushMs,
+      maxAgeMs: config.flowsRetentionRawDays * 86_400_000,
+    },
+    logger.child({ module: 'flows' }),
+  );
   return {
     ...access,
     assetReadModel,
@@ -271,6 +305,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     diagnosis,
     alerts,
     followUp,
+    flowPool,
+    flowStore,
+    flowRetention,
+    flowCollector,
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, assetNames, changeGraph, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),
