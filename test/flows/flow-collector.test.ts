@@ -2,9 +2,12 @@
 // (test/fixtures/flows): raw flows land by COPY in day partitions, the rollups add up to the same
 // estimated totals (sampling applied), garbage is counted and dropped, and expired partitions go.
 import dgram from 'node:dgram';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
+import { PROJECT_ROOT } from '../../src/platform/project-root.js';
 import { datagrams, nfdumpRecords } from './fixtures.js';
 
 let service: TestService;
@@ -92,6 +95,26 @@ describe('the flow collector', () => {
     await send(collector().ports!.netflowPort, [v5!]);
     const after = await eventually(() => totals('flow_records'), (t) => t.rows > before.rows, 'collecting after garbage');
     expect(after.rows - before.rows).toBe(nfdumpRecords('softflowd-v5').length);
+  });
+
+  it('the unknown-top-talkers statement ranks by bytes sent plus received the addresses that no interface or fact holds', async () => {
+    const statement = readFileSync(path.join(PROJECT_ROOT, 'src', 'features', 'flows', 'unknown-top-talkers.sql'), 'utf8');
+    const run = async () => {
+      const result = await service.running.container.db.raw(statement, { from: '2026-11-25T00:00:00Z', to: '2026-11-26T00:00:00Z', limit: 3 });
+      return result.rows as { address: string; bytes: string; packets: string; flows: string }[];
+    };
+    const { rows: expected } = await db.query(`
+      SELECT host(a) AS address, sum(bytes)::bigint AS bytes FROM (
+        SELECT src_addr AS a, bytes FROM flow_records UNION ALL SELECT dst_addr, bytes FROM flow_records) t
+      GROUP BY host(a) ORDER BY 2 DESC, 1`);
+    const before = await run();
+    expect(before.map((r) => [r.address, r.bytes])).toEqual(expected.slice(0, 3).map((r) => [r.address, r.bytes]));
+    // 10.77.0.2 becomes known by an interface, fd77::2 by a fact: both leave the ranking.
+    await db.query(`INSERT INTO network_interfaces (asset_id, name, ip_addresses, first_seen_at, last_seen_at) VALUES (gen_random_uuid(), 'eth0', '{10.77.0.2/24}', now(), now())`);
+    await db.query(`INSERT INTO asset_facts (asset_id, field, source, value, observed_at) VALUES (gen_random_uuid(), 'ipAddresses', 'ssh', '["fd77::2"]', now())`);
+    const after = await run();
+    const left = expected.filter((r) => r.address !== '10.77.0.2' && r.address !== 'fd77::2').slice(0, 3);
+    expect(after.map((r) => [r.address, r.bytes])).toEqual(left.map((r) => [r.address, r.bytes]));
   });
 
   it('the retention job drops whole day partitions past the retention of each table, and nothing newer', async () => {
