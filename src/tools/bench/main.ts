@@ -6,8 +6,11 @@
 //              --data-dir keeps the built estate there and reuses it on the next run.
 //   discovery: the whole service against the lab network (needs root), and the load of one busy
 //              host beside its raw writes.
+//   flows:     sustained flow ingest (decode and store) on one core and disk bytes per flow;
+//              --quick stores 100,000 flows instead of 2 million.
 import { parseArgs } from 'node:util';
 import { discoveryBench } from './discovery.js';
+import { flowsBench } from './flows.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 
@@ -19,6 +22,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string }) =
     dropSection('exports');
   },
   discovery: () => discoveryBench(),
+  flows: ({ quick }) => flowsBench({ flows: quick ? 100_000 : 2_000_000 }),
 };
 
 async function main(): Promise<void> {
