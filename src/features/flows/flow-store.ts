@@ -151,9 +151,14 @@ function keyValue(flow: FlowRecord, column: string): unknown {
   }
 }
 
-/** COPY text rows (tab-separated; every value is a number, an address or a timestamp). */
+/** COPY text rows (tab-separated; every value is a number, an address or a timestamp), in chunks. */
 function* copyLines(flows: FlowRecord[]): Generator<string> {
-  for (const f of flows) {
-    yield `${new Date(f.start).toISOString()}\t${new Date(f.end).toISOString()}\t${f.exporter}\t${f.observationDomain}\t${f.inputInterface}\t${f.outputInterface}\t${f.srcAddr}\t${f.dstAddr}\t${f.srcPort}\t${f.dstPort}\t${f.protocol}\t${f.tcpFlags}\t${Math.round(f.bytes * f.samplingRate)}\t${Math.round(f.packets * f.samplingRate)}\t${f.samplingRate}\n`;
+  const CHUNK = 1000;
+  for (let i = 0; i < flows.length; i += CHUNK) {
+    let text = '';
+    for (const f of flows.slice(i, i + CHUNK)) {
+      text += `${new Date(f.start).toISOString()}\t${new Date(f.end).toISOString()}\t${f.exporter}\t${f.observationDomain}\t${f.inputInterface}\t${f.outputInterface}\t${f.srcAddr}\t${f.dstAddr}\t${f.srcPort}\t${f.dstPort}\t${f.protocol}\t${f.tcpFlags}\t${Math.round(f.bytes * f.samplingRate)}\t${Math.round(f.packets * f.samplingRate)}\t${f.samplingRate}\n`;
+    }
+    yield text;
   }
 }
