@@ -28,6 +28,11 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 # The vCenter simulator (tools/vcsim): govmomi's simulator package, built with Debian's Go.
 command -v go >/dev/null 2>&1 || peers+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/vmware/govmomi/simulator ] || peers+=(golang-github-vmware-govmomi-dev)
+# Flow exporters and the reference collector (the flow tests; tcpdump re-makes their fixtures).
+[ -x /usr/sbin/softflowd ] || peers+=(softflowd)
+[ -x /usr/sbin/pmacctd ] || peers+=(pmacct)
+[ -x /usr/bin/nfcapd ] || peers+=(nfdump)
+[ -x /usr/bin/tcpdump ] || peers+=(tcpdump)
 
 missing=("${required[@]}" "${peers[@]}")
 if [ ${#missing[@]} -eq 0 ]; then

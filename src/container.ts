@@ -53,6 +53,9 @@ import { INSIGHT_FEEDS } from './features/insights/insight-feeds.js';
 import { InsightGraphRepository } from './features/insights/insight-graph-repository.js';
 import { InsightService } from './features/insights/insight-service.js';
 import { InsightStore } from './features/insights/insight-store.js';
+import { FlowDecoder } from './features/flows/decode/flow-decoder.js';
+import { FlowCollector } from './features/flows/flow-collector.js';
+import { FlowStore, type FlowRetention } from './features/flows/flow-store.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
 import type { Logger } from './platform/logger.js';
@@ -112,6 +115,11 @@ export interface Container extends AccessServices {
   diagnosis: DiagnosisService;
   alerts: AlertService;
   followUp: RunFollowUp;
+  /** Connections of the flow collector's COPY batches and partition upkeep. */
+  flowPool: pg.Pool;
+  flowStore: FlowStore;
+  flowRetention: FlowRetention;
+  flowCollector: FlowCollector;
 }
 
 /** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
@@ -183,6 +191,32 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     queueDepth: () => scheduler.queueDepth(),
     runsByStatus: async () => Object.fromEntries(await Promise.all(RUN_STATUSES.map(async (s) => [s, await runs.count({ statuses: [s] })]))),
   });
+  const flowPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 2, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-flows' });
+  flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
+  const flowStore = new FlowStore(flowPool);
+  const flowRetention: FlowRetention = {
+    flow_records: config.flowsRetentionRawDays,
+    flow_rollup_1m: config.flowsRetentionMinuteDays,
+    flow_rollup_5m: config.flowsRetentionFiveMinuteDays,
+    flow_rollup_1h: config.flowsRetentionHourDays,
+  };
+  const flowCollector = new FlowCollector(
+    new FlowDecoder({
+      maxTemplatesPerExporter: config.flowsMaxTemplatesPerExporter,
+      maxExporters: config.flowsMaxExporters,
+      templateTtlMs: config.flowsTemplateTtlSeconds * 1000,
+    }),
+    flowStore,
+    {
+      bindAddress: config.flowsBindAddress,
+      netflowPort: config.flowsNetflowPort,
+      sflowPort: config.flowsSflowPort,
+      batchSize: config.flowsBatchSize,
+      flushMs: config.flowsFlushMs,
+      maxAgeMs: config.flowsRetentionRawDays * 86_400_000,
+    },
+    logger.child({ module: 'flows' }),
+  );
   return {
     ...access,
     assetReadModel,
@@ -222,6 +256,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     diagnosis,
     alerts,
     followUp,
+    flowPool,
+    flowStore,
+    flowRetention,
+    flowCollector,
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, assetNames, changeGraph, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),

@@ -9,6 +9,7 @@ import { createContainer, type Container } from './container.js';
 import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
+import { registerFlowJobs } from './features/flows/flow-jobs.js';
 import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
@@ -102,6 +103,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     cleanups.push(() => container.db.destroy());
     cleanups.push(() => container.sessionPool.end());
     cleanups.push(() => container.copyPool.end());
+    cleanups.push(() => container.flowPool.end());
     cleanups.push(() => container.driver.close());
     await ensureReachable('PostgreSQL', databaseUrl, () => container.db.raw('SELECT 1'));
     await ensureReachable('Neo4j', neo4jUri, () => container.driver.verifyConnectivity({ database: config.neo4jDatabase }));
@@ -130,8 +132,13 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
     registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, container.followUp, { concurrency: config.jobsWorkerConcurrency }, logger);
     container.followUp.register();
+    registerFlowJobs(container.scheduler, container.flowStore, container.flowRetention, config.flowsRetentionCron, logger);
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
+    if (config.roles.includes('collector')) {
+      await container.flowCollector.start();
+      cleanups.push(() => container.flowCollector.stop());
+    }
 
     let url: string | undefined;
     if (config.roles.includes('api')) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-export const PROCESS_ROLES = ['api', 'worker', 'scheduler'] as const;
+export const PROCESS_ROLES = ['api', 'worker', 'scheduler', 'collector'] as const;
 export type ProcessRole = (typeof PROCESS_ROLES)[number];
 export const AI_PROVIDERS = ['rules', 'chat-completions'] as const;
 export const ALERT_FORMATS = ['slack', 'teams'] as const;
@@ -73,8 +73,8 @@ export const SETTINGS = {
       .string()
       .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
       .pipe(z.array(z.enum(PROCESS_ROLES)).min(1)),
-    'Comma-separated process roles: api (HTTP), worker (runs jobs), scheduler (creates recurring jobs).',
-    { default: 'api,worker,scheduler' },
+    'Comma-separated process roles: api (HTTP), worker (runs jobs), scheduler (creates recurring jobs), collector (receives NetFlow, IPFIX and sFlow).',
+    { default: 'api,worker,scheduler,collector' },
   ),
   logLevel: setting('service.log.level', z.enum(['error', 'warn', 'info', 'debug']), 'Log level.', {
     default: 'info',
@@ -356,6 +356,39 @@ export const SETTINGS = {
     cronExpression,
     'When the retention sweep runs (UTC, seconds first when 6 fields).',
     { default: '0 15 2 * * *' },
+  ),
+  flowsBindAddress: setting(
+    'service.flows.bind-address',
+    z.string().trim().min(1),
+    'Address the flow collector listens on (loopback by default; 0.0.0.0 or :: to hear exporters on the network).',
+    { default: '127.0.0.1' },
+  ),
+  flowsNetflowPort: setting('service.flows.netflow-port', port, 'UDP port of NetFlow v5, v9 and IPFIX (0 picks a free port).', { default: 2055 }),
+  flowsSflowPort: setting('service.flows.sflow-port', port, 'UDP port of sFlow v5 (0 picks a free port).', { default: 6343 }),
+  flowsBatchSize: setting('service.flows.batch-size', int(1, 1_000_000), 'Flows written to PostgreSQL in one COPY.', { default: 20_000 }),
+  flowsFlushMs: setting('service.flows.flush-ms', int(10, 60_000), 'Longest time a received flow waits before it is written.', { default: 1000 }),
+  flowsMaxTemplatesPerExporter: setting(
+    'service.flows.max-templates-per-exporter',
+    int(1, 65_535),
+    'NetFlow v9/IPFIX templates kept per exporter; more are refused and counted.',
+    { default: 512 },
+  ),
+  flowsMaxExporters: setting('service.flows.max-exporters', int(1, 1_000_000), 'Exporters whose templates and counters are kept in memory.', { default: 10_000 }),
+  flowsTemplateTtlSeconds: setting(
+    'service.flows.template-ttl-seconds',
+    int(10, 86_400),
+    'Seconds a template is kept without being re-sent (exporters over UDP re-send theirs periodically).',
+    { default: 1800 },
+  ),
+  flowsRetentionRawDays: setting('service.flows.retention.raw-days', int(1, 3650), 'Days raw flow records are kept.', { default: 2 }),
+  flowsRetentionMinuteDays: setting('service.flows.retention.minute-days', int(1, 3650), 'Days the 1-minute rollup is kept.', { default: 14 }),
+  flowsRetentionFiveMinuteDays: setting('service.flows.retention.five-minute-days', int(1, 3650), 'Days the 5-minute rollup is kept.', { default: 90 }),
+  flowsRetentionHourDays: setting('service.flows.retention.hour-days', int(1, 3650), 'Days the 1-hour rollup is kept.', { default: 400 }),
+  flowsRetentionCron: setting(
+    'service.flows.retention.cron',
+    cronExpression,
+    'When the flow retention job drops expired partitions (UTC, seconds first when 6 fields).',
+    { default: '0 40 * * * *' },
   ),
 };
 

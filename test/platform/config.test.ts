@@ -16,7 +16,7 @@ describe('configuration', () => {
     expect(config.aiEnabled).toBe(false);
     expect(config.retentionSubAssetDays).toBe(30);
     expect(config.retentionCron).toBe('0 15 2 * * *');
-    expect(config.roles).toEqual(['api', 'worker', 'scheduler']);
+    expect(config.roles).toEqual(['api', 'worker', 'scheduler', 'collector']);
     expect(config.databaseUrl).toBeUndefined();
     expect(config.neo4jUri).toBeUndefined();
     expect(SETTINGS.aiEnabled.key).toBe('service.ai.enabled');

@@ -38,7 +38,7 @@ describe('start-up', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'inventory-local-'));
     chmodSync(dataDir, 0o755);
     const port = 40000 + Math.floor(Math.random() * 20000);
-    const config = loadConfig({ file: false, overrides: { ...testNeo4jSettings(), port: 0, dataDir, localPostgresPort: port } });
+    const config = loadConfig({ file: false, overrides: { ...testNeo4jSettings(), port: 0, dataDir, localPostgresPort: port, flowsNetflowPort: 0, flowsSflowPort: 0 } });
 
     const first = await startService(config, logger);
     expect((await request(`${first.url}/health`)).status).toBe(200);

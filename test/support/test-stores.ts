@@ -142,6 +142,9 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
       dataDir,
       jobsLockLifetimeMs: 2000,
       jobsPollIntervalMs: 200,
+      // The flow collector on free ports: test files run side by side.
+      flowsNetflowPort: 0,
+      flowsSflowPort: 0,
       ...overrides,
     },
   });

@@ -7,8 +7,11 @@
 //   discovery: the whole service against the lab network (needs root), and the load of one busy
 //              host beside its raw writes.
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
+//   flows:     sustained flow ingest (decode and store) on one core and disk bytes per flow;
+//              --quick stores 100,000 flows instead of 2 million.
 import { parseArgs } from 'node:util';
 import { discoveryBench } from './discovery.js';
+import { flowsBench } from './flows.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 import { vcenterBench } from './vcenter.js';
@@ -22,6 +25,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string }) =
   },
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
+  flows: ({ quick }) => flowsBench({ flows: quick ? 100_000 : 2_000_000 }),
 };
 
 async function main(): Promise<void> {
