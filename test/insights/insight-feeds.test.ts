@@ -144,7 +144,7 @@ describe('insight feeds on a crafted estate', () => {
     await pkg('app2', 'postgresql-11', '11.0');
     await pkg('app2', 'postgresql-1', '11.0');
   }, 300_000);
-  afterAll(() => service.stop());
+  afterAll(() => service.stop(), 180_000);
 
   it('lists every feed of the registry with its parameters and store, and api.yaml documents each parameter', async () => {
     const res = await p.viewer.get('/api/v1/insights');
@@ -308,7 +308,7 @@ describe('insight feeds when a store goes away', () => {
     await service.stop();
     await neo4jProxy.close();
     await postgresProxy.close();
-  });
+  }, 180_000);
 
   it('answers 503 problem details for a feed whose store is unreachable, and the feed again once it is back', async () => {
     for (const [proxy, path] of [[neo4jProxy, 'stale-assets'], [postgresProxy, 'ssh-host-keys']] as const) {
