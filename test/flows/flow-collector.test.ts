@@ -2,12 +2,9 @@
 // (test/fixtures/flows): raw flows land by COPY in day partitions, the rollups add up to the same
 // estimated totals (sampling applied), garbage is counted and dropped, and expired partitions go.
 import dgram from 'node:dgram';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
-import { PROJECT_ROOT } from '../../src/platform/project-root.js';
 import { datagrams, nfdumpRecords } from './fixtures.js';
 
 let service: TestService;
@@ -97,24 +94,25 @@ describe('the flow collector', () => {
     expect(after.rows - before.rows).toBe(nfdumpRecords('softflowd-v5').length);
   });
 
-  it('the unknown-top-talkers statement ranks by bytes sent plus received the addresses that no interface or fact holds', async () => {
-    const statement = readFileSync(path.join(PROJECT_ROOT, 'src', 'features', 'flows', 'unknown-top-talkers.sql'), 'utf8');
-    const run = async () => {
-      const result = await service.running.container.db.raw(statement, { from: '2026-11-25T00:00:00Z', to: '2026-11-26T00:00:00Z', limit: 3 });
-      return result.rows as { address: string; bytes: string; packets: string; flows: string }[];
+  it('the unknown-top-talkers insight feed ranks by bytes sent plus received the addresses that no interface or fact holds', async () => {
+    const { token } = await service.running.container.tokens.createIntegrationKey({ kind: 'SYSTEM', name: 'flow test' }, 'flow test');
+    const feed = async () => {
+      const res = await fetch(`${service.url}/api/v1/insights/unknown-top-talkers?from=2026-11-25T00:00:00Z&to=2026-11-26T00:00:00Z&limit=3`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { assets: unknown[]; evidence: { address: string; bytes: number } }[] };
+      for (const row of body.data) expect(row.assets).toEqual([]);
+      return body.data.map((r) => [r.evidence.address, r.evidence.bytes]);
     };
     const { rows: expected } = await db.query(`
       SELECT host(a) AS address, sum(bytes)::bigint AS bytes FROM (
         SELECT src_addr AS a, bytes FROM flow_records UNION ALL SELECT dst_addr, bytes FROM flow_records) t
       GROUP BY host(a) ORDER BY 2 DESC, 1`);
-    const before = await run();
-    expect(before.map((r) => [r.address, r.bytes])).toEqual(expected.slice(0, 3).map((r) => [r.address, r.bytes]));
+    const asRanking = (rows: { address: string; bytes: string }[]) => rows.slice(0, 3).map((r) => [r.address, Number(r.bytes)]);
+    expect(await feed()).toEqual(asRanking(expected));
     // 10.77.0.2 becomes known by an interface, fd77::2 by a fact: both leave the ranking.
     await db.query(`INSERT INTO network_interfaces (asset_id, name, ip_addresses, first_seen_at, last_seen_at) VALUES (gen_random_uuid(), 'eth0', '{10.77.0.2/24}', now(), now())`);
     await db.query(`INSERT INTO asset_facts (asset_id, field, source, value, observed_at) VALUES (gen_random_uuid(), 'ipAddresses', 'ssh', '["fd77::2"]', now())`);
-    const after = await run();
-    const left = expected.filter((r) => r.address !== '10.77.0.2' && r.address !== 'fd77::2').slice(0, 3);
-    expect(after.map((r) => [r.address, r.bytes])).toEqual(left.map((r) => [r.address, r.bytes]));
+    expect(await feed()).toEqual(asRanking(expected.filter((r) => r.address !== '10.77.0.2' && r.address !== 'fd77::2')));
   });
 
   it('the retention job drops whole day partitions past the retention of each table, and nothing newer', async () => {
