@@ -9,6 +9,7 @@ import { createContainer, type Container } from './container.js';
 import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
+import { answerClientErrorsAsProblems } from './platform/http/client-error-answer.js';
 import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
@@ -152,6 +153,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
 export function listen(app: ReturnType<typeof buildApp>, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port);
+    answerClientErrorsAsProblems(server);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use (setting server.port, environment variable PORT)`) : error),
