@@ -189,7 +189,7 @@ function diagnosisProvider(config: AppConfig): DiagnosisProvider {
 
 export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
   const db = createDatabase({ url: stores.databaseUrl, poolMax: config.databasePoolMax, timeoutMs: config.storeTimeoutMs, logger });
-  const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
+  const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, query_timeout: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
   sessionPool.on('error', (error) => logger.warn('session store connection lost', { error }));
   const copyPool = createCopyPool({ url: stores.databaseUrl, max: EXPORT_CONNECTIONS, timeoutMs: config.storeTimeoutMs });
   copyPool.on('error', (error) => logger.warn('export connection lost', { error }));
@@ -199,7 +199,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     password: stores.neo4jPassword,
     timeoutMs: config.storeTimeoutMs,
   });
-  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog());
+  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), config.storeTimeoutMs);
   const scheduler = new Scheduler({
     databaseUrl: stores.databaseUrl,
     roles: config.roles,
@@ -244,7 +244,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     provenance: new ProvenanceService(facts),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
     graphQueries: new GraphQueryService(new AdHocQueryGraphRepository(graph), access.audit, config.graphQueryTimeoutMs),
-    exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool)),
+    exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool), config.storeTimeoutMs),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),

@@ -142,6 +142,8 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
       dataDir,
       jobsLockLifetimeMs: 2000,
       jobsPollIntervalMs: 200,
+      // Reads are bounded by it: tests share two loaded cores, where a read may take seconds.
+      storeTimeoutMs: 30_000,
       ...overrides,
     },
   });

@@ -25,7 +25,9 @@ export function createDatabase({ url, poolMax, timeoutMs, applicationName = 'ass
   return knexFactory({
     log: { warn: log('warn'), error: log('warn'), deprecate: log('debug'), debug: log('debug') },
     client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: timeoutMs, application_name: applicationName },
+    // query_timeout bounds the wait for an answer on an open connection (a stalled server never
+    // answers); the statement still runs to its end on the server, and the connection stays in step.
+    connection: { connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: applicationName },
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: timeoutMs,
   });
@@ -42,7 +44,7 @@ export function isPostgresUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   if (error.name === 'KnexTimeoutError') return true;
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message);
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|timeout expired/i.test(error.message);
 }
 
 /** True for a PostgreSQL unique-constraint violation (a duplicate name, a second active run). */
