@@ -68,10 +68,17 @@ describe('a stalled store', () => {
     chmodSync(dir, 0o755);
     const logger = createLogger('error');
     const boltPort = await freePort();
-    [postgres, neo4jServer] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), passwordFile: path.join(dir, 'postgres-password'), port: await freePort(), database: 'inventory', logger }),
-      startLocalNeo4j({ dataDir: path.join(dir, 'neo4j'), passwordFile: path.join(dir, 'neo4j-password'), boltPort, heap: '256m', pageCache: '32m', logger }),
+    // Side by side, both settled before a failure is reported, so that afterAll stops whichever came up.
+    const started = await Promise.allSettled([
+      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), passwordFile: path.join(dir, 'postgres-password'), port: await freePort(), database: 'inventory', logger }).then((s) => {
+        postgres = s;
+      }),
+      startLocalNeo4j({ dataDir: path.join(dir, 'neo4j'), passwordFile: path.join(dir, 'neo4j-password'), boltPort, heap: '256m', pageCache: '32m', logger }).then((s) => {
+        neo4jServer = s;
+      }),
     ]);
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     neo4jPid = listenerPid(boltPort);
     const postmaster = Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     postgresPids = () => processTree(postmaster);
@@ -85,7 +92,7 @@ describe('a stalled store', () => {
   afterAll(async () => {
     signal([...(neo4jPid ? [neo4jPid] : []), ...postgresPids()], 'SIGCONT');
     await service?.stop();
-    await Promise.all([postgres?.stop(), neo4jServer?.stop()]);
+    await Promise.allSettled([postgres?.stop(), neo4jServer?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   });
 
