@@ -78,7 +78,7 @@ const isInterfaceAddress = (value: string) => {
 };
 
 /** Every problem of a bundle at once, by path: unknown types, duplicate and dangling keys. */
-function validateBundle(bundle: ImportBundle): void {
+function validateBundle(bundle: ImportBundle, check: { addresses: boolean }): void {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   bundle.assets.forEach((asset, i) => {
@@ -110,7 +110,12 @@ function validateBundle(bundle: ImportBundle): void {
   (bundle.neighbors ?? []).forEach((n, i) => {
     if (n.remoteAsset !== undefined && !types.has(n.remoteAsset)) errors.push({ path: `body.neighbors.${i}.remoteAsset`, message: `no asset with key "${n.remoteAsset}" in the bundle` });
   });
-  // Addresses are identities and export cells: only what is one is taken (a MAC in any usual notation, normalised later).
+  if (check.addresses) checkAddresses(bundle, errors);
+  if (errors.length) throw new BadRequestError(`The bundle has ${errors.length} invalid entr${errors.length === 1 ? 'y' : 'ies'}; nothing was imported.`, errors);
+}
+
+/** Every address of a bundle that is none, by path: a MAC in any usual notation (normalised later), an IP address. */
+function checkAddresses(bundle: ImportBundle, errors: FieldError[]): void {
   const address = (path: string, value: string | undefined, valid: (v: string) => boolean, what: string) => {
     if (value !== undefined && !valid(value)) errors.push({ path, message: `${JSON.stringify(value.slice(0, 64))} is not ${what}` });
   };
@@ -123,7 +128,6 @@ function validateBundle(bundle: ImportBundle): void {
     nic.ipAddresses?.forEach((ip, k) => address(`body.interfaces.${i}.ipAddresses.${k}`, ip, isInterfaceAddress, 'an IP address (with an optional /prefix)'));
   });
   (bundle.fdb ?? []).forEach((e, i) => address(`body.fdb.${i}.macAddress`, e.macAddress, isMacAddress, 'a MAC address'));
-  if (errors.length) throw new BadRequestError(`The bundle has ${errors.length} invalid entr${errors.length === 1 ? 'y' : 'ies'}; nothing was imported.`, errors);
 }
 
 /** The key of each asset's parent in the bundle, by the parent rule of its type. */
@@ -229,7 +233,9 @@ export class ImportService {
    * them, unless `factSets` gives them by key (discovery: one set per method that observed it).
    */
   async import(actor: Actor, bundle: ImportBundle, { factSets }: { factSets?: Map<string, FactSet[]> } = {}): Promise<ImportResult> {
-    validateBundle(bundle);
+    // The addresses of a caller's bundle are checked; discovery (which gives fact sets) reports
+    // what hosts hold, odd ones included (an InfiniBand address), and must not fail a run on one.
+    validateBundle(bundle, { addresses: factSets === undefined });
     const owned = new Set(bundle.owns ?? []);
     const factsOf = (asset: BundleAsset): FactSet[] => factSets?.get(asset.key) ?? [{ source: importSource(bundle.source), values: factValues(asset) }];
     const observedAt = bundle.observedAt ?? new Date().toISOString();
