@@ -32,6 +32,7 @@ import { problemHandler } from './platform/http/problem-handler.js';
 import { webAppRouter } from './platform/http/web-app.js';
 import { requestContextMiddleware } from './platform/http/request-context.js';
 import { unstorableTextGuard } from './platform/http/unstorable-text.js';
+import { bodyDepthGuard, utf8BodiesOnly } from './platform/http/request-body-guards.js';
 
 const JSON_BODY_LIMIT = '1mb';
 // An import bundle of 50,000 assets with their relationships.
@@ -58,6 +59,7 @@ export function buildApp(container: Container): Express {
   base.use(apiDocsRouter(apiDocument));
   // The web UI's pages and files: before the validator, which answers 404 for what api.yaml lacks.
   base.use(webAppRouter(config.contextPath));
+  base.use(utf8BodiesOnly());
   base.use('/api/v1/import', express.json({ limit: IMPORT_BODY_LIMIT }));
   base.use(express.json({ limit: JSON_BODY_LIMIT }));
   // Who is calling is known before the validator runs; what they may do is checked right after
@@ -65,7 +67,7 @@ export function buildApp(container: Container): Express {
   // no store can hold is refused (unstorableTextGuard), before anything runs.
   base.use(['/api', '/metrics'], authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
   base.use(headAsGet);
-  base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware, unstorableTextGuard()]));
+  base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware, unstorableTextGuard(), bodyDepthGuard()]));
   base.use(healthRouter(container.health));
   base.use(metricsRouter(container.metrics));
   base.use(authRouter(container.auth, container.users, container.tokens, cookiePath));

@@ -143,7 +143,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const metrics = new Metrics();
   const db = createDatabase({ url: stores.databaseUrl, poolMax: config.databasePoolMax, timeoutMs: config.storeTimeoutMs, logger });
   observeStatements(db, (seconds, failed) => metrics.storeCall('postgresql', 'statement', seconds, failed));
-  const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
+  const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, query_timeout: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
   sessionPool.on('error', (error) => logger.warn('session store connection lost', { error }));
   const copyPool = createCopyPool({ url: stores.databaseUrl, max: EXPORT_CONNECTIONS, timeoutMs: config.storeTimeoutMs });
   copyPool.on('error', (error) => logger.warn('export connection lost', { error }));
@@ -153,7 +153,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     password: stores.neo4jPassword,
     timeoutMs: config.storeTimeoutMs,
   });
-  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), metrics.storeObserver('neo4j'));
+  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), metrics.storeObserver('neo4j'), config.storeTimeoutMs);
   const scheduler = new Scheduler({
     databaseUrl: stores.databaseUrl,
     roles: config.roles,
@@ -229,7 +229,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     changes: new ChangeFeedService(changeGraph, assetReadModel),
     graphQueries: new GraphQueryService(new AdHocQueryGraphRepository(graph), access.audit, config.graphQueryTimeoutMs),
     insights: new InsightService(INSIGHT_FEEDS, new InsightGraphRepository(graph), new InsightStore(db), assetGraph),
-    exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool)),
+    exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool), config.storeTimeoutMs),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),

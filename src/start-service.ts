@@ -10,6 +10,7 @@ import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
 import { registerFlowJobs } from './features/flows/flow-jobs.js';
+import { answerClientErrorsAsProblems } from './platform/http/client-error-answer.js';
 import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
 import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
@@ -170,6 +171,7 @@ export function listen(app: ReturnType<typeof buildApp>, port: number): Promise<
     // Idle kept-alive connections stay open longer than clients' and proxies' usual idle limits, so
     // that a client never reuses a connection the service is closing at that instant.
     server.keepAliveTimeout = 65_000;
+    answerClientErrorsAsProblems(server);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use (setting server.port, environment variable PORT)`) : error),

@@ -177,7 +177,7 @@ export const SETTINGS = {
   storeTimeoutMs: setting(
     'service.store-timeout-ms',
     int(100, 120_000),
-    'How long a request waits for a store connection before answering 503.',
+    'How long a request waits for a store (a connection, a read, a PostgreSQL statement) before answering 503.',
     { default: 5000 },
   ),
   validateResponses: setting(

@@ -68,6 +68,12 @@ export class PayloadTooLargeError extends AppError {
   readonly title = 'Payload Too Large';
 }
 
+/** A body in a form the service does not read (a charset other than UTF-8, an unknown encoding). */
+export class UnsupportedMediaTypeError extends AppError {
+  readonly status = 415;
+  readonly title = 'Unsupported Media Type';
+}
+
 export class TooManyRequestsError extends AppError {
   readonly status = 429;
   readonly title = 'Too Many Requests';

@@ -145,6 +145,8 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
       // The flow collector on free ports: test files run side by side.
       flowsNetflowPort: 0,
       flowsSflowPort: 0,
+      // Reads are bounded by it: tests share two loaded cores, where a read may take seconds.
+      storeTimeoutMs: 30_000,
       ...overrides,
     },
   });

@@ -7,6 +7,8 @@ import type { Readable } from 'node:stream';
 import type { AssetFilter, AssetGraphRepository } from '../assets/asset-graph-repository.js';
 import { toAssetRow } from '../assets/asset-read-model.js';
 import type { RelationshipFilter, RelationshipGraphRepository } from '../relationships/relationship-graph-repository.js';
+import { withDeadline } from '../../platform/deadline.js';
+import { StoreUnavailableError } from '../../platform/errors.js';
 import { CsvRecordEnds, JsonLinesArray } from './export-streams.js';
 import { csvRecord, type ExportFormat, type ExportRow, type ExportWriter } from './export-writer.js';
 import { SubRecordExportStore, type SubRecordExport, type SubRecordExportFilter } from './sub-record-export-store.js';
@@ -38,6 +40,8 @@ export class ExportService {
     private readonly assets: AssetGraphRepository,
     private readonly relationships: RelationshipGraphRepository,
     private readonly subRecords: SubRecordExportStore,
+    /** How long the first rows of a PostgreSQL export may take before the answer is a 503. */
+    private readonly firstRowsTimeoutMs: number,
   ) {}
 
   assetsExport(writer: ExportWriter, format: ExportFormat, filter: AssetFilter): Promise<void> {
@@ -50,10 +54,20 @@ export class ExportService {
 
   async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, filter: SubRecordExportFilter): Promise<void> {
     const copy: Readable = format === 'csv' ? await this.subRecords.csv(kind, filter) : await this.subRecords.json(kind, filter);
-    writer.begin();
     const records = format === 'csv' ? new CsvRecordEnds() : new JsonLinesArray();
+    // pipe() does not carry errors: a statement that fails (a filter value the store refuses) fails the records too.
+    copy.once('error', (error) => records.destroy(error));
+    const chunks = copy.pipe(records)[Symbol.asyncIterator]();
+    // The first chunk (or the end) is awaited before the headers go out: a statement that fails
+    // on its filter values is still a problem+json answer, never a 200 cut short.
+    const first = await withDeadline(chunks.next(), this.firstRowsTimeoutMs, () => new StoreUnavailableError('PostgreSQL')).catch((error: unknown) => {
+      copy.destroy();
+      throw error;
+    });
+    writer.begin();
     if (format === 'csv') await writer.send(csvRecord(SubRecordExportStore.columns(kind)));
-    await writer.pipeFrom(copy.pipe(records));
+    if (!first.done) await writer.send(first.value as Buffer);
+    await writer.pipeFrom({ [Symbol.asyncIterator]: () => chunks });
     writer.counted(records.records);
     writer.end();
   }

@@ -2,6 +2,7 @@
 // discovery: validate, reconcile identity (PostgreSQL identity index), load the graph, load the
 // sub-records. Assets are taken parents first (a child's identity may depend on its parent's id).
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { BadRequestError, type FieldError } from '../../platform/errors.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { CATEGORIES, categoryOf, GRAPH_TYPES, parentRule, RELATIONSHIP_TYPES, type AssetType, type Category, type RelationshipType } from '../assets/asset-taxonomy.js';
@@ -66,8 +67,18 @@ const REMOVABLE_FIELDS = FACT_FIELDS.filter((f) => f !== 'assetType' && f !== 'd
 const GRAPH_TYPE_SET = new Set<string>(GRAPH_TYPES);
 const RELATIONSHIP_TYPE_SET = new Set<string>(RELATIONSHIP_TYPES);
 
+// 00:50:56:aa:00:01, 00-50-56-AA-00-01, 005056aa0001, 0050.56aa.0001.
+const MAC_ADDRESS = /^(?:[0-9a-f]{2}([:-])(?:[0-9a-f]{2}\1){4}[0-9a-f]{2}|[0-9a-f]{12}|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4})$/i;
+const isMacAddress = (value: string) => MAC_ADDRESS.test(value.trim());
+const isIpAddress = (value: string) => net.isIP(value.trim()) !== 0;
+const isInterfaceAddress = (value: string) => {
+  const [ip = '', prefix, ...rest] = value.trim().split('/');
+  const family = net.isIP(ip);
+  return family !== 0 && rest.length === 0 && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)));
+};
+
 /** Every problem of a bundle at once, by path: unknown types, duplicate and dangling keys. */
-function validateBundle(bundle: ImportBundle): void {
+function validateBundle(bundle: ImportBundle, check: { addresses: boolean }): void {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   bundle.assets.forEach((asset, i) => {
@@ -99,7 +110,24 @@ function validateBundle(bundle: ImportBundle): void {
   (bundle.neighbors ?? []).forEach((n, i) => {
     if (n.remoteAsset !== undefined && !types.has(n.remoteAsset)) errors.push({ path: `body.neighbors.${i}.remoteAsset`, message: `no asset with key "${n.remoteAsset}" in the bundle` });
   });
+  if (check.addresses) checkAddresses(bundle, errors);
   if (errors.length) throw new BadRequestError(`The bundle has ${errors.length} invalid entr${errors.length === 1 ? 'y' : 'ies'}; nothing was imported.`, errors);
+}
+
+/** Every address of a bundle that is none, by path: a MAC in any usual notation (normalised later), an IP address. */
+function checkAddresses(bundle: ImportBundle, errors: FieldError[]): void {
+  const address = (path: string, value: string | undefined, valid: (v: string) => boolean, what: string) => {
+    if (value !== undefined && !valid(value)) errors.push({ path, message: `${JSON.stringify(value.slice(0, 64))} is not ${what}` });
+  };
+  bundle.assets.forEach((asset, i) => {
+    asset.macAddresses?.forEach((mac, k) => address(`body.assets.${i}.macAddresses.${k}`, mac, isMacAddress, 'a MAC address'));
+    asset.ipAddresses?.forEach((ip, k) => address(`body.assets.${i}.ipAddresses.${k}`, ip, isIpAddress, 'an IP address'));
+  });
+  (bundle.interfaces ?? []).forEach((nic, i) => {
+    address(`body.interfaces.${i}.macAddress`, nic.macAddress ?? undefined, isMacAddress, 'a MAC address');
+    nic.ipAddresses?.forEach((ip, k) => address(`body.interfaces.${i}.ipAddresses.${k}`, ip, isInterfaceAddress, 'an IP address (with an optional /prefix)'));
+  });
+  (bundle.fdb ?? []).forEach((e, i) => address(`body.fdb.${i}.macAddress`, e.macAddress, isMacAddress, 'a MAC address'));
 }
 
 /** The key of each asset's parent in the bundle, by the parent rule of its type. */
@@ -205,7 +233,9 @@ export class ImportService {
    * them, unless `factSets` gives them by key (discovery: one set per method that observed it).
    */
   async import(actor: Actor, bundle: ImportBundle, { factSets }: { factSets?: Map<string, FactSet[]> } = {}): Promise<ImportResult> {
-    validateBundle(bundle);
+    // The addresses of a caller's bundle are checked; discovery (which gives fact sets) reports
+    // what hosts hold, odd ones included (an InfiniBand address), and must not fail a run on one.
+    validateBundle(bundle, { addresses: factSets === undefined });
     const owned = new Set(bundle.owns ?? []);
     const factsOf = (asset: BundleAsset): FactSet[] => factSets?.get(asset.key) ?? [{ source: importSource(bundle.source), values: factValues(asset) }];
     const observedAt = bundle.observedAt ?? new Date().toISOString();

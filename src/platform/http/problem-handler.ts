@@ -2,7 +2,7 @@
 // keep their status and message; store outages become 503 naming the store; anything else is a
 // 500 that is logged once with its stack and tells the client nothing of the cause.
 import type { ErrorRequestHandler } from 'express';
-import { AppError, PayloadTooLargeError, StoreUnavailableError, type FieldError } from '../errors.js';
+import { AppError, BadRequestError, PayloadTooLargeError, StoreUnavailableError, UnsupportedMediaTypeError, type FieldError } from '../errors.js';
 import { requestContext, type Logger } from '../logger.js';
 import { isNeo4jUnavailable } from '../neo4j/neo4j-graph.js';
 import { isPostgresUnavailable } from '../postgres/postgres-client.js';
@@ -33,6 +33,12 @@ function isValidatorError(error: unknown): error is ValidatorError {
   return error instanceof Error && typeof (error as { status?: unknown }).status === 'number' && Array.isArray((error as { errors?: unknown }).errors);
 }
 
+/** An http-errors client error of body-parser (it marks them `expose`). */
+function isBodyReaderError(error: unknown): boolean {
+  const e = error as { expose?: unknown; status?: unknown } | null;
+  return e instanceof Error && e.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && !isValidatorError(error);
+}
+
 function fromAppError(error: AppError): Problem {
   return { type: error.type, title: error.title, status: error.status, detail: error.message, errors: error.errors, headers: error.headers };
 }
@@ -50,6 +56,10 @@ export function toProblem(error: unknown): Problem | undefined {
   const bodyParserType = (error as { type?: unknown } | null)?.type;
   if (bodyParserType === 'entity.parse.failed') return plain(400, 'The request body is not valid JSON.');
   if (bodyParserType === 'entity.too.large') return fromAppError(new PayloadTooLargeError('The request body is too large.'));
+  if (bodyParserType === 'encoding.unsupported') return fromAppError(new UnsupportedMediaTypeError('The request body\'s Content-Encoding is not supported (identity, gzip, deflate and br are).'));
+  if (bodyParserType === 'charset.unsupported') return fromAppError(new UnsupportedMediaTypeError('The request body\'s charset is not supported: send UTF-8.'));
+  // Any other refusal of the body reader (a body that does not inflate, a cut stream) is the client's.
+  if (isBodyReaderError(error)) return fromAppError(new BadRequestError('The request body could not be read: it does not decode as its headers declare.'));
   if (isValidatorError(error) && error.status >= 400 && error.status < 500) {
     const errors = error.errors?.map((e) => ({ path: (e.path ?? '').replace(/^\.?\/?(query|body|path|headers)[./]?/, '$1.'), message: e.message }));
     const detail = error.status === 404 ? 'No such resource.' : error.status === 405 ? 'Method not allowed on this resource.' : error.message;

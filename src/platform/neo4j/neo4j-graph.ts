@@ -1,6 +1,8 @@
 // The one place where the Neo4j driver is made. Graph repositories run named statements of the
 // Cypher catalogue through NeoGraph.
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type RecordShape } from 'neo4j-driver';
+import { withDeadline } from '../deadline.js';
+import { StoreUnavailableError } from '../errors.js';
 import type { CypherCatalog } from './cypher-catalog.js';
 import { unobserved, type StoreObserver } from '../metrics.js';
 
@@ -60,7 +62,13 @@ export class NeoGraph {
     readonly database: string,
     readonly catalog: CypherCatalog,
     private readonly observe: StoreObserver = unobserved,
+    /** How long a read may wait for its answer before it is a 503 (a stalled server answers nothing). */
+    readonly readTimeoutMs = 0,
   ) {}
+
+  private bounded<T>(work: Promise<T>): Promise<T> {
+    return this.readTimeoutMs > 0 ? withDeadline(work, this.readTimeoutMs, () => new StoreUnavailableError('Neo4j')) : work;
+  }
 
   /** Runs a catalogued read statement (its placeholders filled by `fragments`) and returns plain objects. */
   async read<T extends RecordShape>(statement: string, params: CypherParams = {}, fragments?: Record<string, string>): Promise<T[]> {
@@ -93,10 +101,17 @@ export class NeoGraph {
    */
   async *stream<T extends RecordShape>(statement: string, params: CypherParams, fragments: Record<string, string>, batch: number): AsyncGenerator<T[]> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ, fetchSize: batch });
+    let stalled = false;
     try {
+      const records = session.run<T>(this.catalog.render(statement, fragments), params)[Symbol.asyncIterator]();
       let rows: T[] = [];
-      for await (const record of session.run<T>(this.catalog.render(statement, fragments), params)) {
-        rows.push(record.toObject());
+      for (;;) {
+        const next = await this.bounded(records.next()).catch((error: unknown) => {
+          stalled = error instanceof StoreUnavailableError;
+          throw error;
+        });
+        if (next.done) break;
+        rows.push(next.value.toObject());
         if (rows.length === batch) {
           yield rows;
           rows = [];
@@ -104,7 +119,9 @@ export class NeoGraph {
       }
       if (rows.length) yield rows;
     } finally {
-      await session.close();
+      // Closing waits for the server: a stalled one gets its session closed in the background.
+      if (stalled) void session.close().catch(() => undefined);
+      else await session.close();
     }
   }
 
@@ -123,14 +140,17 @@ export class NeoGraph {
 
   private async runOnce<T extends RecordShape>(text: string, params: CypherParams, retried = false): Promise<{ rows: T[]; bookmark: string }> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    let stalled = false;
     try {
-      const rows = toObjects(await session.run<T>(text, params));
+      const rows = toObjects(await this.bounded(session.run<T>(text, params)));
       return { rows, bookmark: session.lastBookmarks().join(',') };
     } catch (error) {
-      if (!retried && neo4j.isRetryableError(error as Error)) return this.runOnce<T>(text, params, true);
+      stalled = error instanceof StoreUnavailableError;
+      if (!retried && !stalled && neo4j.isRetryableError(error as Error)) return this.runOnce<T>(text, params, true);
       throw error;
     } finally {
-      await session.close();
+      if (stalled) void session.close().catch(() => undefined);
+      else await session.close();
     }
   }
 

@@ -7,6 +7,8 @@
 import type { Readable } from 'node:stream';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { withDeadline } from '../deadline.js';
+import { StoreUnavailableError } from '../errors.js';
 
 export interface CopyPoolOptions {
   url: string;
@@ -28,9 +30,15 @@ export const copySetting = (name: string) => `inventory_copy.${name}`;
  */
 export async function copyOut(pool: pg.Pool, sql: string, settings: Record<string, string> = {}): Promise<Readable> {
   const client = await pool.connect();
-  try {
+  // The set-up waits no longer than a connection may take (a stalled server answers nothing); the
+  // COPY itself is not bounded here: it streams for as long as the export lasts.
+  const setUp = async () => {
     await client.query('BEGIN READ ONLY');
     for (const [name, value] of Object.entries(settings)) await client.query('SELECT set_config($1, $2, true)', [copySetting(name), value]);
+  };
+  const bound = pool.options.connectionTimeoutMillis;
+  try {
+    await (bound ? withDeadline(setUp(), bound, () => new StoreUnavailableError('PostgreSQL')) : setUp());
   } catch (error) {
     client.release(true);
     throw error;

@@ -25,7 +25,9 @@ export function createDatabase({ url, poolMax, timeoutMs, applicationName = 'ass
   return knexFactory({
     log: { warn: log('warn'), error: log('warn'), deprecate: log('debug'), debug: log('debug') },
     client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: timeoutMs, application_name: applicationName },
+    // query_timeout bounds the wait for an answer on an open connection (a stalled server never
+    // answers); the statement still runs to its end on the server, and the connection stays in step.
+    connection: { connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: applicationName },
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: timeoutMs,
   });
@@ -58,7 +60,7 @@ export function isPostgresUnavailable(error: unknown): boolean {
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   if (name === 'KnexTimeoutError') return true;
-  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(message);
+  return typeof message === 'string' && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|timeout expired/i.test(message);
 }
 
 /** True for a PostgreSQL unique-constraint violation (a duplicate name, a second active run). */
