@@ -64,6 +64,8 @@ describe('a client generated from api.yaml', () => {
     expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
     expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
     expect(report.reactivated).toBe('ACTIVE');
+    expect(report.insightFeeds).toContain('stale-assets');
+    expect(report.insightFeed).toMatch(/^stale-assets 10 (true|false) \d+$/);
     // service.ai.enabled is false here: the diagnosis says so, without a provider.
     expect([report.diagnosisStatus, report.diagnosedStatus]).toEqual(['DISABLED', 'DISABLED']);
     expect(report.queryRows).toEqual([{ name: 'gc-hv-01' }]);

@@ -53,7 +53,7 @@ const withinDays: FeedParameter = {
   maximum: 3650,
 };
 
-/** Per graph type with a parent rule (spec 2.4), the rule: the orphan feed checks each. */
+/** Per graph type with a parent rule (docs/interface.md §2.4), the rule: the orphan feed checks each. */
 function parentRules(): Record<string, unknown>[] {
   return GRAPH_TYPES.flatMap((type) => {
     const rule = parentRule(type);

@@ -1,5 +1,5 @@
 // GET /insights and GET /insights/{feed} (roles as other inventory reads). A feed answers a
-// capped, ranked set: its links carry only `first` (spec 4.8), the request as the caller sent it.
+// capped, ranked set: its links carry only `first` (docs/interface.md §4.8), the request as the caller sent it.
 import { Router } from 'express';
 import type { InsightService } from './insight-service.js';
 
