@@ -45,10 +45,8 @@ export interface ObservedApplication {
 export const OBSERVED_SCOPES = ['facts', 'software', 'processes', 'services', 'interfaces', 'neighbors', 'connections', 'fdb'] as const;
 export type ObservedScope = (typeof OBSERVED_SCOPES)[number];
 
-export interface HostObservation {
-  address: string;
-  method: InventoryMethod;
-  assetType: ObservedType;
+/** What a connector read of one asset's names, make and addresses, and its other facts. */
+export interface ObservedFacts {
   hostname?: string;
   fqdn?: string;
   vendor?: string;
@@ -58,6 +56,12 @@ export interface HostObservation {
   ipAddresses: string[];
   /** Type fields and extra facts: osName, osVersion, kernel, cpuCount, memoryMb, sysDescr, sysObjectId, ... */
   attributes: Record<string, string | number | boolean>;
+}
+
+export interface HostObservation extends ObservedFacts {
+  address: string;
+  method: InventoryMethod;
+  assetType: ObservedType;
   software: ObservedPackage[];
   processes: ObservedProcess[];
   services: ObservedService[];
@@ -71,18 +75,10 @@ export interface HostObservation {
 }
 
 /** One asset of an estate; `key` is unique within the estate. */
-export interface EstateAsset {
+export interface EstateAsset extends ObservedFacts {
   key: string;
   assetType: AssetType;
   displayName: string;
-  hostname?: string;
-  fqdn?: string;
-  vendor?: string;
-  model?: string;
-  serialNumber?: string;
-  macAddresses: string[];
-  ipAddresses: string[];
-  attributes: Record<string, string | number | boolean>;
 }
 
 /** The assets and relationships a connector read from one address (a manager and what it manages). */

@@ -32,3 +32,18 @@ export const SCAN_ERROR_CODES = {
 } as const;
 
 export type ScanErrorCode = keyof typeof SCAN_ERROR_CODES;
+
+/** The code of a socket error (its errno name) that says the address could not be reached, if it is one. */
+export function networkErrorCode(errno: string | undefined): ScanErrorCode | undefined {
+  return errno === undefined ? undefined : NETWORK_CODES[errno];
+}
+
+const NETWORK_CODES: Record<string, ScanErrorCode> = {
+  ECONNREFUSED: 'CONNECTION_REFUSED',
+  ETIMEDOUT: 'CONNECTION_TIMEOUT',
+  EHOSTUNREACH: 'HOST_UNREACHABLE',
+  ENETUNREACH: 'HOST_UNREACHABLE',
+  EHOSTDOWN: 'HOST_UNREACHABLE',
+  ENOTFOUND: 'DNS_FAILURE',
+  EAI_AGAIN: 'DNS_FAILURE',
+};

@@ -153,7 +153,7 @@ export const INSIGHT_FEEDS: InsightFeed[] = [
   {
     name: 'orphan-assets',
     title: 'Orphan assets',
-    description: 'Assets (not DECOMMISSIONED) of a child type that have no parent by the parent rules of spec 2.4: no active relationship of the rule to an asset of an admitted type or category.',
+    description: 'Assets (not DECOMMISSIONED) of a child type that have no parent by the parent rules (docs/interface.md, §2.4): no active relationship of the rule to an asset of an admitted type or category.',
     store: 'neo4j',
     statement: 'insights/find-orphan-assets',
     parameters: [],

@@ -9,7 +9,7 @@ import { recogniseApplications } from '../application-catalogue.js';
 import { emptyObservation, type ConnectorResult, type HostObservation, type ObservedScope } from '../host-observation.js';
 import type { PinnedKey } from '../host-state-store.js';
 import type { RunError } from '../run-store.js';
-import type { ScanErrorCode } from '../scan-error-codes.js';
+import { networkErrorCode, type ScanErrorCode } from '../scan-error-codes.js';
 import { LINUX_COMMANDS, type LinuxCommand } from './linux-commands.js';
 import {
   buildServices, lldpUnreadable, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp,
@@ -49,16 +49,6 @@ export function describeHostKey(blob: Buffer): PinnedKey {
   return { keyType, fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}` };
 }
 
-const NETWORK_CODES: Record<string, ScanErrorCode> = {
-  ECONNREFUSED: 'CONNECTION_REFUSED',
-  ETIMEDOUT: 'CONNECTION_TIMEOUT',
-  EHOSTUNREACH: 'HOST_UNREACHABLE',
-  ENETUNREACH: 'HOST_UNREACHABLE',
-  EHOSTDOWN: 'HOST_UNREACHABLE',
-  ENOTFOUND: 'DNS_FAILURE',
-  EAI_AGAIN: 'DNS_FAILURE',
-};
-
 function connectOnce(address: string, credential: RevealedCredential, options: SshOptions, keys: HostKeys): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client = new Client();
@@ -74,8 +64,8 @@ function connectOnce(address: string, credential: RevealedCredential, options: S
         reject(new ConnectFailure('HOST_KEY_CHANGED', `The host key of ${address}:${options.port} is now ${keyChanged.keyType} ${keyChanged.fingerprint}, not the one pinned at first contact; not logged in. If the host was rebuilt, delete its pinned key.`, true));
       } else if (error.level === 'client-authentication') {
         reject(new ConnectFailure('SSH_AUTH_FAILED', `Credential "${credential.name}" (user ${username}) was refused.`, false));
-      } else if (error.code && NETWORK_CODES[error.code]) {
-        reject(new ConnectFailure(NETWORK_CODES[error.code] as ScanErrorCode, `${address}:${options.port}: ${error.code}.`, true));
+      } else if (networkErrorCode(error.code)) {
+        reject(new ConnectFailure(networkErrorCode(error.code) as ScanErrorCode, `${address}:${options.port}: ${error.code}.`, true));
       } else if (error.level === 'client-timeout' || /timed out/i.test(error.message)) {
         reject(new ConnectFailure('CONNECTION_TIMEOUT', `${address}:${options.port} did not complete the SSH handshake within ${options.connectTimeoutMs} ms.`, true));
       } else {

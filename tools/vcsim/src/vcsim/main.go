@@ -185,23 +185,17 @@ func estate() oracle {
 				cluster = c.Name
 			}
 		}
-		ho := hostOracle{Name: h.Name, Cluster: cluster, Datastores: []string{}, Networks: []string{}, VSwitches: []string{}}
+		ho := hostOracle{Name: h.Name, Cluster: cluster, Datastores: entityNames(h.Datastore), Networks: entityNames(h.Network), VSwitches: []string{}}
 		if h.Config != nil && h.Config.Network != nil {
 			for _, v := range h.Config.Network.Vswitch {
 				ho.VSwitches = append(ho.VSwitches, v.Name)
 			}
 		}
-		for _, r := range h.Datastore {
-			ho.Datastores = append(ho.Datastores, simulator.Map.Get(r).(mo.Entity).Entity().Name)
-		}
-		for _, r := range h.Network {
-			ho.Networks = append(ho.Networks, simulator.Map.Get(r).(mo.Entity).Entity().Name)
-		}
 		o.Hosts = append(o.Hosts, ho)
 	}
 	for _, e := range simulator.Map.All("VirtualMachine") {
 		vm := e.(*simulator.VirtualMachine)
-		v := vmOracle{Name: vm.Name, PowerState: string(vm.Runtime.PowerState), Uuid: vm.Config.Uuid, Macs: []string{}, Datastores: []string{}, Networks: []string{}}
+		v := vmOracle{Name: vm.Name, PowerState: string(vm.Runtime.PowerState), Uuid: vm.Config.Uuid, Macs: []string{}, Datastores: entityNames(vm.Datastore), Networks: entityNames(vm.Network)}
 		if vm.Runtime.Host != nil {
 			v.Host = simulator.Map.Get(*vm.Runtime.Host).(mo.Entity).Entity().Name
 		}
@@ -209,12 +203,6 @@ func estate() oracle {
 			if n.MacAddress != "" {
 				v.Macs = append(v.Macs, n.MacAddress)
 			}
-		}
-		for _, r := range vm.Datastore {
-			v.Datastores = append(v.Datastores, simulator.Map.Get(r).(mo.Entity).Entity().Name)
-		}
-		for _, r := range vm.Network {
-			v.Networks = append(v.Networks, simulator.Map.Get(r).(mo.Entity).Entity().Name)
 		}
 		o.VMs = append(o.VMs, v)
 	}
@@ -291,4 +279,13 @@ func main() {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	<-stop
+}
+
+// The names of the managed entities that refs point at, in order.
+func entityNames(refs []types.ManagedObjectReference) []string {
+	names := []string{}
+	for _, r := range refs {
+		names = append(names, simulator.Map.Get(r).(mo.Entity).Entity().Name)
+	}
+	return names
 }

@@ -7,7 +7,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { XMLParser } from 'fast-xml-parser';
 import type { PinnedCertificate } from '../../host-state-store.js';
-import type { ScanErrorCode } from '../../scan-error-codes.js';
+import { networkErrorCode, type ScanErrorCode } from '../../scan-error-codes.js';
 
 export interface Vim25Options {
   host: string;
@@ -45,16 +45,6 @@ export interface ObjectContent {
   props: Map<string, unknown>;
   missing: string[];
 }
-
-const NETWORK_CODES: Record<string, ScanErrorCode> = {
-  ECONNREFUSED: 'CONNECTION_REFUSED',
-  ETIMEDOUT: 'CONNECTION_TIMEOUT',
-  EHOSTUNREACH: 'HOST_UNREACHABLE',
-  ENETUNREACH: 'HOST_UNREACHABLE',
-  EHOSTDOWN: 'HOST_UNREACHABLE',
-  ENOTFOUND: 'DNS_FAILURE',
-  EAI_AGAIN: 'DNS_FAILURE',
-};
 
 // Elements that may repeat: always arrays, so that one element and several read alike.
 const ARRAY_TAGS = new Set(['objects', 'propSet', 'ManagedObjectReference', 'GuestNicInfo', 'ipAddress', 'HostVirtualSwitch', 'otherIdentifyingInfo', 'missingSet', 'string']);
@@ -117,7 +107,7 @@ export class Vim25Session {
         reject(new Vim25Failure('CONNECTION_TIMEOUT', `${host}:${port} did not complete the TLS handshake within ${connectTimeoutMs} ms.`));
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
-        const code = error.code ? NETWORK_CODES[error.code] : undefined;
+        const code = networkErrorCode(error.code);
         reject(new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', code ? `${host}:${port}: ${error.code}.` : `The TLS handshake with ${host}:${port} failed: ${error.message.split('\n')[0]?.slice(0, 200)}`));
       });
     });
@@ -163,7 +153,7 @@ export class Vim25Session {
       request.on('error', (error: NodeJS.ErrnoException) => {
         if (error instanceof Vim25Failure) reject(error);
         else {
-          const code = error.code ? NETWORK_CODES[error.code] : undefined;
+          const code = networkErrorCode(error.code);
           reject(new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', `${method} to ${host}:${port} failed: ${error.code ?? error.message.split('\n')[0]?.slice(0, 200)}.`));
         }
       });
