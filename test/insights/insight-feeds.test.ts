@@ -152,7 +152,7 @@ describe('insight feeds on a crafted estate', () => {
     expect(res.body.data).toEqual(INSIGHT_FEEDS.map(({ name, title, description, store, parameters }) => ({ name, title, description, store, parameters })));
     expect(res.body.data.map((f: { name: string }) => f.name)).toEqual([
       'stale-assets', 'scan-failures', 'duplicate-candidates', 'unmanaged-port-endpoints', 'new-assets', 'new-listening-services',
-      'ssh-host-keys', 'end-of-life-os', 'end-of-life-software', 'orphan-assets', 'relationships-to-retired-assets',
+      'ssh-host-keys', 'end-of-life-os', 'end-of-life-software', 'orphan-assets', 'relationships-to-retired-assets', 'unknown-top-talkers',
     ]);
     const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
     const documented = (doc.paths['/api/v1/insights/{feed}'].get.parameters as { name: string }[]).map((q) => q.name);

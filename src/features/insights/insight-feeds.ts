@@ -140,17 +140,6 @@ export const INSIGHT_FEEDS: InsightFeed[] = [
     inputs: () => ({ catalogue: JSON.stringify(endOfLifeCatalogue().software) }),
   },
   {
-    name: 'unknown-top-talkers',
-    title: 'Top talkers that are unknown endpoints',
-    description: 'Addresses that sent or received the most bytes in flows between `from` and `to` (from the 5-minute rollup; bytes and packets are estimates, sampling applied) and that no asset holds: neither an address of a discovered interface nor an IP address fact of an asset. Most bytes first.',
-    store: 'postgres',
-    statement: 'insights/find-unknown-top-talkers',
-    parameters: [
-      { name: 'from', type: 'date-time', description: 'Start of the window (included). Default: 1 hour before now.', default: 1 },
-      { name: 'to', type: 'date-time', description: 'End of the window (excluded). Default: now.', default: 0 },
-    ],
-  },
-  {
     name: 'orphan-assets',
     title: 'Orphan assets',
     description: 'Assets (not DECOMMISSIONED) of a child type that have no parent by the parent rules (docs/interface.md, §2.4): no active relationship of the rule to an asset of an admitted type or category.',
@@ -166,5 +155,16 @@ export const INSIGHT_FEEDS: InsightFeed[] = [
     store: 'neo4j',
     statement: 'insights/find-relationships-to-retired-assets',
     parameters: [],
+  },
+  {
+    name: 'unknown-top-talkers',
+    title: 'Top talkers that are unknown endpoints',
+    description: 'Addresses that sent or received the most bytes in flows between `from` and `to` (from the 5-minute rollup; bytes and packets are estimates, sampling applied) and that no asset holds: neither an address of a discovered interface nor an IP address fact of an asset. Most bytes first.',
+    store: 'postgres',
+    statement: 'insights/find-unknown-top-talkers',
+    parameters: [
+      { name: 'from', type: 'date-time', description: 'Start of the window (included). Default: 1 hour before now.', default: 1 },
+      { name: 'to', type: 'date-time', description: 'End of the window (excluded). Default: now.', default: 0 },
+    ],
   },
 ];
