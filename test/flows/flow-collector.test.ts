@@ -97,7 +97,8 @@ describe('the flow collector', () => {
   it('the unknown-top-talkers insight feed ranks by bytes sent plus received the addresses that no interface or fact holds', async () => {
     const { token } = await service.running.container.tokens.createIntegrationKey({ kind: 'SYSTEM', name: 'flow test' }, 'flow test');
     const feed = async () => {
-      const res = await fetch(`${service.url}/api/v1/insights/unknown-top-talkers?from=2026-11-25T00:00:00Z&to=2026-11-26T00:00:00Z&limit=3`, { headers: { authorization: `Bearer ${token}` } });
+      const query = new URLSearchParams({ from: '2026-11-25T00:00:00Z', to: '2026-11-26T00:00:00Z', limit: '3' });
+      const res = await fetch(`${service.url}/api/v1/insights/unknown-top-talkers?${query}`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: { assets: unknown[]; evidence: { address: string; bytes: number } }[] };
       for (const row of body.data) expect(row.assets).toEqual([]);
