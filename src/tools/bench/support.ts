@@ -185,7 +185,8 @@ export function apiClient(base: string, key: string) {
   const call = async <T>(method: string, url: string, expected: number, body?: object): Promise<T> => {
     const res = await fetch(url.startsWith('http') ? url : `${base}${url}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      // Uncompressed, as lightGet: on loopback gzip is only a cost, paid by the service and by this client on the same cores.
+      headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity', ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     if (res.status !== expected) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
