@@ -19,7 +19,7 @@ import { DiscoveryRunner } from './features/discovery/discovery-runner.js';
 import { HostStateStore } from './features/discovery/host-state-store.js';
 import { ObservationLoader } from './features/discovery/observation-loader.js';
 import { DiscoveryService } from './features/discovery/discovery-service.js';
-import { RUN_STATUSES, RunStore } from './features/discovery/run-store.js';
+import { RunStore } from './features/discovery/run-store.js';
 import { registerOperationalGauges } from './features/metrics/operational-gauges.js';
 import { ScanGraphRepository } from './features/discovery/scan-graph-repository.js';
 import { TargetService } from './features/discovery/target-service.js';
@@ -189,7 +189,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const followUp = new RunFollowUp(scheduler, diagnosis, alerts, logger);
   registerOperationalGauges(metrics, {
     queueDepth: () => scheduler.queueDepth(),
-    runsByStatus: async () => Object.fromEntries(await Promise.all(RUN_STATUSES.map(async (s) => [s, await runs.count({ statuses: [s] })]))),
+    runsByStatus: () => runs.countByStatus(),
   });
   const flowPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 2, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-flows' });
   flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));

@@ -1,7 +1,7 @@
 import { loadApiDocument } from '../../src/platform/http/openapi.js';
 import { request } from '../support/http.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { startTestService, startTestServiceBehindProxies, type TestService } from '../support/test-stores.js';
 
 describe('the service with both stores up', () => {
   let service: TestService;
@@ -71,23 +71,13 @@ describe('the service when a store goes away', () => {
   let service: TestService;
   let neo4jProxy: TcpProxy;
   let postgresProxy: TcpProxy;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const bolt = new URL(testNeo4jUri());
-    neo4jProxy = await startTcpProxy(bolt.hostname, Number(bolt.port));
-    const pgUrl = new URL(process.env.TEST_PG_ADMIN_URL as string);
-    postgresProxy = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port));
     // The service reaches both stores through the proxies.
-    service = await startTestService(
-      { neo4jUri: `bolt://127.0.0.1:${neo4jProxy.port}`, storeTimeoutMs: 1500 },
-      { postgresPort: postgresProxy.port },
-    );
+    ({ service, neo4jProxy, postgresProxy, stop } = await startTestServiceBehindProxies({ storeTimeoutMs: 1500 }));
   });
-  afterAll(async () => {
-    await service.stop();
-    await neo4jProxy.close();
-    await postgresProxy.close();
-  });
+  afterAll(() => stop());
 
   it('answers /health with 503 naming Neo4j when Neo4j is unreachable, and 200 once it is back', async () => {
     neo4jProxy.cut();

@@ -4,8 +4,8 @@ import { INSIGHT_FEEDS } from '../../src/features/insights/insight-feeds.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { startTestService, startTestServiceBehindProxies, type TestService } from '../support/test-stores.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -295,20 +295,13 @@ describe('insight feeds when a store goes away', () => {
   let p: Principals;
   let neo4jProxy: TcpProxy;
   let postgresProxy: TcpProxy;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const bolt = new URL(testNeo4jUri());
-    neo4jProxy = await startTcpProxy(bolt.hostname, Number(bolt.port));
-    const pgUrl = new URL(process.env.TEST_PG_ADMIN_URL as string);
-    postgresProxy = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port));
-    service = await startTestService({ adminPassword: ADMIN_PASSWORD, neo4jUri: `bolt://127.0.0.1:${neo4jProxy.port}`, storeTimeoutMs: 1500 }, { postgresPort: postgresProxy.port });
+    ({ service, neo4jProxy, postgresProxy, stop } = await startTestServiceBehindProxies({ adminPassword: ADMIN_PASSWORD, storeTimeoutMs: 1500 }));
     p = await createPrincipals(service.url);
   }, 300_000);
-  afterAll(async () => {
-    await service.stop();
-    await neo4jProxy.close();
-    await postgresProxy.close();
-  }, 180_000);
+  afterAll(() => stop(), 180_000);
 
   it('answers 503 problem details for a feed whose store is unreachable, and the feed again once it is back', async () => {
     for (const [proxy, path] of [[neo4jProxy, 'stale-assets'], [postgresProxy, 'ssh-host-keys']] as const) {

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { loadConfig, type ConfigOverrides } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startService, type RunningService } from '../../src/start-service.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 export function withDatabaseName(url: string, database: string): string {
   const parsed = new URL(url);
@@ -160,6 +161,23 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
     stop: async () => {
       await running.stop();
       await database.drop();
+    },
+  };
+}
+
+/** The service reaching both stores through TCP proxies, so that a test can take either store away and give it back. */
+export async function startTestServiceBehindProxies(overrides: ConfigOverrides = {}): Promise<{ service: TestService; neo4jProxy: TcpProxy; postgresProxy: TcpProxy; stop(): Promise<void> }> {
+  const bolt = new URL(testNeo4jUri());
+  const neo4jProxy = await startTcpProxy(bolt.hostname, Number(bolt.port));
+  const pgUrl = new URL(process.env.TEST_PG_ADMIN_URL as string);
+  const postgresProxy = await startTcpProxy(pgUrl.hostname, Number(pgUrl.port));
+  const service = await startTestService({ neo4jUri: `bolt://127.0.0.1:${neo4jProxy.port}`, ...overrides }, { postgresPort: postgresProxy.port });
+  return {
+    service, neo4jProxy, postgresProxy,
+    async stop() {
+      await service.stop();
+      await neo4jProxy.close();
+      await postgresProxy.close();
     },
   };
 }

@@ -85,6 +85,14 @@ export class RunStore {
     return countRows(this.filtered(filter));
   }
 
+  /** The number of runs in each status (every status named, 0 where none), in one query. */
+  async countByStatus(): Promise<Record<RunStatus, number>> {
+    const rows = await this.db('discovery_runs').select('status').count<{ status: RunStatus; count: string }[]>('* as count').groupBy('status');
+    const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as Record<RunStatus, number>;
+    for (const row of rows) counts[row.status] = Number(row.count);
+    return counts;
+  }
+
   /** A page of runs newest first through the window, each with its sort key; the total beside it. */
   async list(filter: RunFilter, window: PageWindow): Promise<{ rows: (RunRecord & { key: RowKey })[]; total: number }> {
     const base = this.filtered(filter);
