@@ -3,7 +3,8 @@
 // seek among them) and {{order}} allow-listed properties and directions: both come from code,
 // never from the request. $rules maps each type that has a parent to its rule; the parent is the
 // first active edge of the rule (in the rule's order of edge types) to an asset of an admitted
-// type or category.
+// type or category. {{total}} is the listing's total where the count store holds it (COUNT
+// subqueries written by code from the taxonomy), else null: one round trip for page and total.
 MATCH (a:Asset)
 WHERE {{filters}}
 WITH a
@@ -21,4 +22,4 @@ CALL (a) {
   LIMIT 1
   RETURN CASE WHEN p IS NULL THEN null ELSE p {.id, .displayName, .assetType, .assetCategory, via: type(r)} END AS parent
 }
-RETURN {{> assets/_asset-fields}} AS asset, parent
+RETURN {{> assets/_asset-fields}} AS asset, parent, {{total}} AS total

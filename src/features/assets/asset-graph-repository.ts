@@ -95,7 +95,7 @@ export class AssetGraphRepository {
     this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
     this.attributeKeys = new UnchangedGraphCache(graph, ATTRIBUTE_KEY_CACHE_ENTRIES);
     graph.catalog.require(
-      'assets/find-assets', 'assets/count-assets', 'assets/count-all-assets', 'assets/count-assets-in-categories', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
+      'assets/find-assets', 'assets/count-assets', 'assets/count-assets-in-store', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
       'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/stream-assets', 'assets/find-asset-ids',
     );
   }
@@ -114,6 +114,32 @@ export class AssetGraphRepository {
 
   /** A page of assets with their parents, read through the window (rows in list order). */
   async page(filter: AssetFilter, sort: AssetSort, window: PageWindow): Promise<AssetWithParent[]> {
+    return (await this.readPage(filter, sort, window, 'null')).rows;
+  }
+
+  /**
+   * A page and the total of its filter. A total that the count store holds comes in the page's
+   * own statement; a kept filtered count is checked against the page read's bookmark, so that
+   * while the graph is unchanged a page costs one round trip. Without a kept count, the count
+   * runs beside the page.
+   */
+  async pageAndTotal(filter: AssetFilter, sort: AssetSort, window: PageWindow): Promise<{ rows: AssetWithParent[]; total: number }> {
+    const fromStore = this.storeTotal(filter);
+    if (fromStore) {
+      const { rows, total } = await this.readPage(filter, sort, window, fromStore);
+      // An empty page carries no total.
+      return { rows, total: total ?? (await this.count(filter)) };
+    }
+    const key = JSON.stringify(filter);
+    if (!this.counts.has(key)) {
+      const [{ rows }, total] = await Promise.all([this.readPage(filter, sort, window, 'null'), this.count(filter)]);
+      return { rows, total };
+    }
+    const { rows, bookmark } = await this.readPage(filter, sort, window, 'null');
+    return { rows, total: await this.counts.at(key, bookmark, () => this.countRead(filter)) };
+  }
+
+  private async readPage(filter: AssetFilter, sort: AssetSort, window: PageWindow, total: string): Promise<{ rows: AssetWithParent[]; total?: number; bookmark: string }> {
     const { filters, params } = whereOf(filter);
     // Backwards windows read the list in reverse and turn the rows round.
     const backwards = window.kind === 'before' || window.kind === 'tail';
@@ -126,13 +152,13 @@ export class AssetGraphRepository {
       clauses.push(seek.clause);
       Object.assign(params, seek.params);
     }
-    const rows = await this.graph.read<AssetWithParent & Record<string, unknown>>(
+    const { rows, bookmark } = await this.graph.readWithBookmark<AssetWithParent & { asset: AssetNode; total: number | null }>(
       'assets/find-assets',
       { ...params, rules: PARENT_RULES, skip: int(window.kind === 'offset' ? window.offset : 0), limit: int(window.limit) },
-      { filters: clauses.join(' AND '), order },
+      { filters: clauses.join(' AND '), order, total },
     );
-    const out = rows.map((r) => ({ node: r.asset as unknown as AssetNode, parent: r.parent }));
-    return backwards ? out.reverse() : out;
+    const out = rows.map((r) => ({ node: r.asset, parent: r.parent }));
+    return { rows: backwards ? out.reverse() : out, total: rows[0]?.total ?? undefined, bookmark };
   }
 
   /** The rows strictly after `key` in the direction of `cmp`, as a range on the sort field's index plus a filter on its ties. */
@@ -170,21 +196,26 @@ export class AssetGraphRepository {
    * while the graph has not changed since (the bookmark of the read that made it says so).
    */
   async count(filter: AssetFilter): Promise<number> {
+    const fromStore = this.storeTotal(filter);
+    if (fromStore) {
+      const [row] = await this.graph.read<{ total: number }>('assets/count-assets-in-store', {}, { total: fromStore });
+      return row?.total ?? 0;
+    }
+    return this.counts.get(JSON.stringify(filter), () => this.countRead(filter));
+  }
+
+  /** The count-store expression of a total that needs no scan (no filter, or categories alone). */
+  private storeTotal(filter: AssetFilter): string | undefined {
     const keys = Object.entries(filter).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)).map(([k]) => k);
-    if (keys.length === 0) {
-      const [row] = await this.graph.read<{ total: number }>('assets/count-all-assets');
-      return row?.total ?? 0;
-    }
-    if (keys.length === 1 && keys[0] === 'categories') {
-      const counts = (filter.categories as Category[]).map((c) => `COUNT { MATCH (:${CATEGORIES[c].nodeLabel}) }`);
-      const [row] = await this.graph.read<{ total: number }>('assets/count-assets-in-categories', {}, { counts: counts.join(' + ') });
-      return row?.total ?? 0;
-    }
+    if (keys.length === 0) return 'COUNT { MATCH (:Asset) }';
+    if (keys.length === 1 && keys[0] === 'categories') return (filter.categories as Category[]).map((c) => `COUNT { MATCH (:${CATEGORIES[c].nodeLabel}) }`).join(' + ');
+    return undefined;
+  }
+
+  private async countRead(filter: AssetFilter): Promise<{ value: number; bookmark: string }> {
     const { filters, params } = whereOf(filter);
-    return this.counts.get(JSON.stringify(filter), async () => {
-      const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('assets/count-assets', params, { filters });
-      return { value: row?.total ?? 0, bookmark };
-    });
+    const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('assets/count-assets', params, { filters });
+    return { value: row?.total ?? 0, bookmark };
   }
 
   async get(id: string): Promise<AssetNode | undefined> {

@@ -227,14 +227,11 @@ export class AssetReadModel {
     if (!filter) return { rows: [], total: 0 };
     const seeks = AssetGraphRepository.seeks(sort);
     if (request.cursor && !seeks) throw new BadRequestError('This sort order pages by page number only.', [{ path: 'query.cursor', message: `not accepted with sort=${sort.field}` }]);
-    const read = (total?: number) => {
-      const window = pageWindow(request, total);
-      return this.assets.page(filter, sort, window).then((rows) => windowed(window, rows, (r) => AssetGraphRepository.keyOf(r.node, sort)));
-    };
-    // The last page needs the total to know its size; every other page reads beside the count.
-    const [total, page] = request.cursor && 'tail' in request.cursor
-      ? await this.assets.count(filter).then(async (t) => [t, await read(t)] as const)
-      : await Promise.all([this.assets.count(filter), read()]);
+    // The last page needs the total to know its size; any other reads it with the page.
+    const last = request.cursor !== undefined && 'tail' in request.cursor ? await this.assets.count(filter) : undefined;
+    const window = pageWindow(request, last);
+    const { rows: read, total } = last !== undefined ? { rows: await this.assets.page(filter, sort, window), total: last } : await this.assets.pageAndTotal(filter, sort, window);
+    const page = windowed(window, read, (r) => AssetGraphRepository.keyOf(r.node, sort));
     const rows = page.rows.map(toRowWithParent);
     return { rows, total, nav: seeks ? { ...page, rows } : { rows, more: page.more } };
   }

@@ -1,5 +1,5 @@
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
-import { countRows, isUniqueViolation, keysetRows, type Database } from '../../platform/postgres/postgres-client.js';
+import { countRows, isUniqueViolation, keysetPage, type Database } from '../../platform/postgres/postgres-client.js';
 import type { ScanErrorCode } from './scan-error-codes.js';
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
@@ -93,12 +93,12 @@ export class RunStore {
     return counts;
   }
 
-  /** A page of runs newest first through the window, each with its sort key; the total beside it. */
+  /** A page of runs newest first through the window, each with its sort key, and the total. */
   async list(filter: RunFilter, window: PageWindow): Promise<{ rows: (RunRecord & { key: RowKey })[]; total: number }> {
     const base = this.filtered(filter);
     // The key keeps queued_at to the microsecond, as text, so that a seek lands exactly.
     const shape = (q: typeof base) => q.select([...SELECT, this.db.raw(`to_char(queued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "keyTime"`)]);
-    const [rows, total] = await Promise.all([keysetRows<RunRecord & { keyTime: string }>(base, shape, ['queued_at', 'id'], 'desc', window), countRows(base)]);
+    const { rows, total } = await keysetPage<RunRecord & { keyTime: string }>(base, shape, ['queued_at', 'id'], 'desc', window);
     return { rows: rows.map(({ keyTime, ...run }) => ({ ...run, key: [keyTime, run.id] as RowKey })), total };
   }
 

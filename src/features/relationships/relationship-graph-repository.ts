@@ -7,7 +7,7 @@
 // count reused while the graph is unchanged.
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
-import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
 
@@ -42,15 +42,13 @@ export interface RelationshipRow {
 
 type RawRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string, string | null, string | null];
 
-const iso = (text: string | null) => (text ? new Date(text).toISOString() : null);
-
 export function toRelationshipRow(raw: RawRow): RelationshipRow {
   const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory, updatedAt, retiredAt] = raw;
   return {
     id, relationshipType: type, active: active === true,
     sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
     targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
-    firstSeenAt: iso(firstSeenAt), lastSeenAt: iso(lastSeenAt), sources: sources ?? [], updatedAt: iso(updatedAt), retiredAt: iso(retiredAt),
+    firstSeenAt: toIso(firstSeenAt), lastSeenAt: toIso(lastSeenAt), sources: sources ?? [], updatedAt: toIso(updatedAt), retiredAt: toIso(retiredAt),
   };
 }
 
@@ -72,6 +70,12 @@ const COUNT_CACHE_ENTRIES = 500;
 // Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
 
+/** Counts by type from the count store, in the order of the filter's types (see storeCounts). */
+interface StoreCounts {
+  totals: number[] | null;
+  inactive: number[] | null;
+}
+
 /** The row key of the list order: the type, then the id. */
 export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
 
@@ -80,7 +84,7 @@ export class RelationshipGraphRepository {
 
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require(
-      'relationships/find-relationships-of-type', 'relationships/count-relationships-of-type', 'relationships/count-relationships-by-type',
+      'relationships/find-relationships-of-type', 'relationships/find-relationships-of-type-with-counts', 'relationships/count-relationships-of-type', 'relationships/count-relationships-by-type',
       'relationships/find-asset-relationships', 'relationships/count-asset-relationships',
     );
     this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
@@ -91,18 +95,30 @@ export class RelationshipGraphRepository {
     return RELATIONSHIP_TYPES.filter((t) => !filter.types?.length || filter.types.includes(t));
   }
 
+  /**
+   * The count-store expressions of the counts by type (`totals`, and `inactive` to take off) of a
+   * filter that needs no scan: none but types and activeOnly. Inactive edges (retired ones among
+   * them), or retired ones only, are each found on their type's index.
+   */
+  private storeCounts(filter: RelationshipFilter): string | undefined {
+    if (filter.sourceCategories?.length || filter.targetCategories?.length || filter.updatedAfter !== undefined) return undefined;
+    const types = this.typesOf(filter);
+    const left = (t: string) => (filter.activeOnly ? `COUNT { MATCH ()-[r:${t}]->() WHERE r.active = false }` : `COUNT { MATCH ()-[r:${t}]->() WHERE r.retiredAt IS NOT NULL }`);
+    return `[${types.map((t) => `COUNT { MATCH ()-[:${t}]->() }`).join(', ')}] AS totals, [${types.map(left).join(', ')}] AS inactive`;
+  }
+
+  private countsFrom(filter: RelationshipFilter, { totals, inactive }: StoreCounts): Map<RelationshipType, number> {
+    return new Map(this.typesOf(filter).map((t, i) => [t, (totals?.[i] ?? 0) - (inactive?.[i] ?? 0)]));
+  }
+
   /** The number of rows of each type that pass the filter. */
   async countsByType(filter: RelationshipFilter): Promise<Map<RelationshipType, number>> {
-    const types = this.typesOf(filter);
-    if (!filter.sourceCategories?.length && !filter.targetCategories?.length && filter.updatedAfter === undefined) {
-      // Inactive edges (retired ones among them) or retired ones only, each found on its type's index.
-      const left = (t: string) => (filter.activeOnly ? `COUNT { MATCH ()-[r:${t}]->() WHERE r.active = false }` : `COUNT { MATCH ()-[r:${t}]->() WHERE r.retiredAt IS NOT NULL }`);
-      const [row] = await this.graph.read<{ totals: number[]; inactive: number[] }>('relationships/count-relationships-by-type', {}, {
-        totals: `[${types.map((t) => `COUNT { MATCH ()-[:${t}]->() }`).join(', ')}]`,
-        inactive: `[${types.map(left).join(', ')}]`,
-      });
-      return new Map(types.map((t, i) => [t, (row?.totals[i] ?? 0) - (row?.inactive[i] ?? 0)]));
+    const fromStore = this.storeCounts(filter);
+    if (fromStore) {
+      const [row] = await this.graph.read<StoreCounts>('relationships/count-relationships-by-type', {}, { counts: fromStore });
+      return this.countsFrom(filter, row ?? { totals: null, inactive: null });
     }
+    const types = this.typesOf(filter);
     const { filters, params } = whereOf(filter);
     const counts = await Promise.all(types.map((type) =>
       this.counts.get(JSON.stringify([type, filter]), async () => {
@@ -113,10 +129,31 @@ export class RelationshipGraphRepository {
   }
 
   /**
+   * A page through a window that needs no counts to place it (a seek, or the first rows), and the
+   * counts by type: read by the page's first statement where the count store holds them (one
+   * round trip), else beside the page.
+   */
+  async pageAndCounts(filter: RelationshipFilter, window: PageWindow): Promise<{ rows: RelationshipRow[]; counts: Map<RelationshipType, number> }> {
+    const fromStore = this.storeCounts(filter);
+    if (!fromStore) {
+      const [counts, { rows }] = await Promise.all([this.countsByType(filter), this.read(filter, window)]);
+      return { rows, counts };
+    }
+    const { rows, counts } = await this.read(filter, window, undefined, fromStore);
+    // A first statement that found no rows carries no counts.
+    return { rows, counts: counts ? this.countsFrom(filter, counts) : await this.countsByType(filter) };
+  }
+
+  /**
    * A page of the list through the window (rows in list order); `counts` place an offset among the
    * types (any other window reads each type in turn until the page is full).
    */
   async page(filter: RelationshipFilter, window: PageWindow, counts?: Map<RelationshipType, number>): Promise<RelationshipRow[]> {
+    return (await this.read(filter, window, counts)).rows;
+  }
+
+  /** The rows of a page, and the count-store counts that `withCounts` asks the first statement to read. */
+  private async read(filter: RelationshipFilter, window: PageWindow, counts?: Map<RelationshipType, number>, withCounts?: string): Promise<{ rows: RelationshipRow[]; counts?: StoreCounts }> {
     if (window.kind === 'offset' && window.offset > 0 && !counts) throw new Error('an offset page needs the counts by type');
     const backwards = window.kind === 'before' || window.kind === 'tail';
     let types = this.typesOf(filter);
@@ -133,6 +170,7 @@ export class RelationshipGraphRepository {
     // r.id IS NOT NULL lets the planner read the order from the type's id index when nothing seeks.
     const { filters, params } = whereOf(filter);
     const rows: RelationshipRow[] = [];
+    let storeCounts: StoreCounts | undefined;
     for (const [i, type] of types.entries()) {
       const count = counts?.get(type);
       if (count !== undefined && skip >= count && window.kind === 'offset') {
@@ -140,16 +178,18 @@ export class RelationshipGraphRepository {
         continue;
       }
       const seek = i === 0 && seekId !== undefined ? ` AND r.id ${backwards ? '<' : '>'} $seekId` : '';
-      const raw = await this.graph.read<{ row: RawRow }>(
-        'relationships/find-relationships-of-type',
+      const counted = i === 0 && withCounts !== undefined;
+      const raw = await this.graph.read<{ row: RawRow } & StoreCounts>(
+        counted ? 'relationships/find-relationships-of-type-with-counts' : 'relationships/find-relationships-of-type',
         { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
-        { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC' },
+        { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC', ...(counted ? { counts: withCounts } : {}) },
       );
+      if (counted && raw[0]) storeCounts = raw[0];
       rows.push(...raw.map((r) => toRelationshipRow(r.row)));
       skip = 0;
       if (rows.length >= window.limit) break;
     }
-    return backwards ? rows.reverse() : rows;
+    return { rows: backwards ? rows.reverse() : rows, counts: storeCounts };
   }
 
   /** Every relationship that passes the filter (of one asset, when given), in list order, as the consumer takes them. */

@@ -18,11 +18,11 @@ export function relationshipRouter(relationships: RelationshipGraphRepository): 
       updatedAfter: req.query.updatedAfter as string | undefined,
     };
     // The counts by type give the total, size the last page and place an offset: a page that
-    // seeks after or before a cursor, or starts at the first row, reads beside them.
+    // seeks after or before a cursor, or starts at the first row, reads them with its rows.
     const sumOf = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
     const ahead = pageWindow(request);
     const [total, window, rows] = ahead.kind === 'after' || ahead.kind === 'before' || (ahead.kind === 'offset' && ahead.offset === 0)
-      ? await Promise.all([relationships.countsByType(filter).then(sumOf), ahead, relationships.page(filter, ahead)])
+      ? await relationships.pageAndCounts(filter, ahead).then(({ rows, counts }) => [sumOf(counts), ahead, rows] as const)
       : await relationships.countsByType(filter).then(async (counts) => {
           const window = pageWindow(request, sumOf(counts));
           return [sumOf(counts), window, await relationships.page(filter, window, counts)] as const;

@@ -173,12 +173,16 @@ function toObjects<T extends RecordShape>(result: QueryResult<T>): T[] {
 /** Cypher has no parameter for LIMIT/SKIP of type float: JS numbers must be sent as integers. */
 export const int = neo4j.int;
 
+const ISO_MILLIS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 /**
  * A Neo4j temporal value as ISO 8601 in UTC (milliseconds), or null: a DateTime, or its text as
  * Cypher's toString() writes it (statements return text where rows are many: cheaper to decode).
  */
 export function toIso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
+  // Cypher writes a UTC datetime stored to the millisecond in exactly this form: no Date to parse.
+  if (typeof value === 'string' && ISO_MILLIS.test(value)) return value;
   if (neo4j.isDateTime(value as never)) return (value as { toStandardDate(): Date }).toStandardDate().toISOString();
   const date = new Date(String(value));
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();

@@ -74,13 +74,31 @@ export async function countRows(query: Knex.QueryBuilder): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
+// The column that carries on each row of a page the total behind it.
+const TOTAL_COLUMN = 'page_total';
+
+/**
+ * `shape` with the count of `filtered` as one more column: an uncorrelated subquery, which
+ * PostgreSQL runs once for the statement, so that a page and its total cost one round trip.
+ */
+function withTotal(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder): (query: Knex.QueryBuilder) => Knex.QueryBuilder {
+  const count = filtered.clone().clearSelect().clearOrder().count('*');
+  return (query) => shape(query).select(query.client.raw('(?) AS ??', [count, TOTAL_COLUMN]));
+}
+
+/** The rows of a page without their total column, and the total (counted apart when the page is empty). */
+async function splitTotal<T>(rows: (T & Record<typeof TOTAL_COLUMN, string>)[], filtered: Knex.QueryBuilder): Promise<{ rows: T[]; total: number }> {
+  const total = rows[0] ? Number(rows[0][TOTAL_COLUMN]) : await countRows(filtered);
+  return { rows: rows.map(({ [TOTAL_COLUMN]: _total, ...row }) => row as T), total };
+}
+
 /**
  * A page of a filtered query and the total behind it: `shape` selects and orders the page, the
  * count reads the same filter.
  */
 export async function pagedQuery<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, page: number, size: number): Promise<{ rows: T[]; total: number }> {
-  const [rows, total] = await Promise.all([shape(filtered.clone()).limit(size).offset(page * size), countRows(filtered)]);
-  return { rows: rows as T[], total };
+  const rows = await withTotal(filtered, shape)(filtered.clone()).limit(size).offset(page * size);
+  return splitTotal<T>(rows, filtered);
 }
 
 /**
@@ -89,7 +107,7 @@ export async function pagedQuery<T>(filtered: Knex.QueryBuilder, shape: (query: 
  * the whole key as one row value, which a btree index on the key columns serves in either
  * direction. Backwards windows read in reverse and turn the rows round.
  */
-export async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: string[], direction: 'asc' | 'desc', window: PageWindow): Promise<T[]> {
+async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: string[], direction: 'asc' | 'desc', window: PageWindow): Promise<T[]> {
   const backwards = window.kind === 'before' || window.kind === 'tail';
   const descending = (direction === 'desc') !== backwards;
   const query = shape(filtered.clone()).orderBy(keyColumns.map((column) => ({ column, order: descending ? 'desc' : 'asc' })));
@@ -100,6 +118,11 @@ export async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: 
   if (window.kind === 'offset') query.offset(window.offset);
   const rows = (await query.limit(window.limit)) as T[];
   return backwards ? rows.reverse() : rows;
+}
+
+/** The rows of a page window (see keysetRows) and the total of `filtered`, in one statement. */
+export async function keysetPage<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: string[], direction: 'asc' | 'desc', window: PageWindow): Promise<{ rows: T[]; total: number }> {
+  return splitTotal<T>(await keysetRows(filtered, withTotal(filtered, shape), keyColumns, direction, window), filtered);
 }
 
 /** Answers when PostgreSQL runs a query; used by the health check. */

@@ -26,7 +26,7 @@ import { demoEstate } from '../demo-estate.js';
 import { FILTER_CHANGES, measureWebUi } from './web-ui.js';
 import {
   BENCH_ACTOR, benchConfig, elapsedMs, int, interleaved, loadAverage, machine, median, ms, ratio, throughputs, withDataDir, withStores, writeSection,
-  apiClient, lightGet, type ApiClient, type Throughput,
+  apiClient, lightGet, lightGetJson, type ApiClient, type Throughput,
 } from './support.js';
 
 export interface EstateSize {
@@ -265,7 +265,8 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   const topologyGraph = new TopologyGraphRepository(container.graph);
   const byName: AssetSort = { field: 'displayName', direction: 'asc' };
   const firstPage: PageWindow = { kind: 'offset', offset: 0, limit: 51 };
-  const pageOf = (filter: AssetFilter, window: PageWindow = firstPage) => repo.page(filter, byName, window);
+  // The store reads of a page: its statement, with its total (from the count store, or a kept count checked by bookmark).
+  const pageOf = (filter: AssetFilter, window: PageWindow = firstPage) => repo.pageAndTotal(filter, byName, window);
   const loads: string[] = [loadAverage()];
 
   // Lists.
@@ -277,7 +278,7 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   const deepCursor = new URL(deepOffset.links.next).searchParams.get('cursor') as string;
   const deepKey = (JSON.parse(Buffer.from(deepCursor, 'base64url').toString('utf8')) as { after: (string | null)[] }).after;
   const listRows: [string, string, () => Promise<unknown>, () => Promise<unknown>][] = [
-    ['GET /assets?size=50', 'the page statement (page with parents)', () => text('/api/v1/assets?size=50'), () => pageOf({})],
+    ['GET /assets?size=50', 'the page statement (page with parents and total)', () => text('/api/v1/assets?size=50'), () => pageOf({})],
     ['GET /assets?q=vm-par-01&size=50', 'the same, q on the text index', () => text('/api/v1/assets?q=vm-par-01&size=50'), () => pageOf({ q: 'vm-par-01' })],
     ['GET /assets?type=VM&site=paris&environment=production&size=50', 'the same, three filters', () => text('/api/v1/assets?type=VM&site=paris&environment=production&size=50'), () => pageOf(threeFilters)],
     [`GET /assets page ${int(deepPage)} by its next link (cursor)`, 'the same, seeking after the cursor', () => text(deepUrl), () => pageOf({}, { kind: 'after', key: deepKey, limit: 51 })],
@@ -292,13 +293,14 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   }
   loads.push(loadAverage());
 
-  // Walking all relationships.
+  // Walking all relationships, with the lightest JSON client (see lightGetJson).
+  const json = <T>(url: string) => lightGetJson<T>(`${service.base}${url}`, { authorization: `Bearer ${key}` });
   const relFilter = { activeOnly: true };
   const relWalkHttp = async () => {
     let rows = 0;
     let url: string | undefined = '/api/v1/relationships?size=1000';
     while (url) {
-      const page: { data: unknown[]; links: { next?: string } } = await api.get(url);
+      const page: { data: unknown[]; links: { next?: string } } = await json(url);
       rows += page.data.length;
       url = page.links.next?.replace(service.base, '');
     }
@@ -325,7 +327,7 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
     let rows = 0;
     let url = '/api/v1/changes?after=0&limit=1000';
     while (rows < feedTarget) {
-      const page: { data: unknown[]; links: { next: string } } = await api.get(url);
+      const page: { data: unknown[]; links: { next: string } } = await json(url);
       rows += page.data.length;
       url = page.links.next.replace(service.base, '');
     }
@@ -367,12 +369,10 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
 
   // Per-request overhead under load.
   const overheadRows: [string, string, () => Promise<unknown>, () => Promise<unknown>][] = [
-    ['GET /assets?size=50', 'page statement + total from the count store', () => text('/api/v1/assets?size=50'), () => Promise.all([pageOf({}), repo.count({})])],
+    ['GET /assets?size=50', 'page statement with its total from the count store', () => text('/api/v1/assets?size=50'), () => pageOf({})],
     ['GET /discovery/runs?size=50', 'run page + count', () => text('/api/v1/discovery/runs?size=50'), () => container.runs.list({}, firstPage)],
-    ['GET /relationships?type=MANAGED_BY&size=50', 'counts by type + the type\'s page', () => text('/api/v1/relationships?type=MANAGED_BY&size=50'), async () => {
-      const f = { types: ['MANAGED_BY'], activeOnly: true };
-      return container.relationships.page(f, firstPage, await container.relationships.countsByType(f));
-    }],
+    ['GET /relationships?type=MANAGED_BY&size=50', 'the type\'s page statement with its counts', () => text('/api/v1/relationships?type=MANAGED_BY&size=50'),
+      () => container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, firstPage)],
   ];
   const overheadLines: string[] = [];
   for (const [what, floor, path, bare] of overheadRows) {

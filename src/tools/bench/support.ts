@@ -167,14 +167,26 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
  * A GET read in full as bytes, on kept-alive connections: the lightest client Node has, so that
  * on one machine the client takes as little as it can from the service it measures.
  */
-export function lightGet(url: string, headers: Record<string, string>): Promise<number> {
+export async function lightGet(url: string, headers: Record<string, string>): Promise<number> {
+  let bytes = 0;
+  await lightRead(url, headers, (chunk) => {
+    bytes += chunk.length;
+  });
+  return bytes;
+}
+
+/** A JSON answer read as lightGet reads (node:http on the kept-alive agent), parsed whole. */
+export async function lightGetJson<T>(url: string, headers: Record<string, string>): Promise<T> {
+  const chunks: Buffer[] = [];
+  await lightRead(url, headers, (chunk) => chunks.push(chunk));
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+}
+
+function lightRead(url: string, headers: Record<string, string>, take: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     http.get(url, { agent: keepAlive, headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${res.statusCode}`))));
+      res.on('data', take);
+      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${url}: ${res.statusCode}`))));
       res.on('error', reject);
     }).on('error', reject);
   });
