@@ -4,9 +4,9 @@ import { Router } from 'express';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { ProvenanceService } from '../import/provenance-service.js';
-import type { RelationshipGraphRepository, RelationshipRow } from '../relationships/relationship-graph-repository.js';
+import type { RelationshipReads, RelationshipRow } from '../relationships/relationship-row.js';
 import { RELATIONSHIP_PAGE } from '../relationships/relationship-router.js';
-import type { AssetSortField } from './asset-graph-repository.js';
+import type { AssetSortField } from './asset-summary.js';
 import { parentLinkOf, type AssetReadModel, type AssetRow } from './asset-read-model.js';
 import type { AssetService } from './asset-service.js';
 
@@ -28,7 +28,7 @@ function syntheticRelationships(row: AssetRow): RelationshipRow[] {
   }];
 }
 
-export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipGraphRepository, provenance: ProvenanceService): Router {
+export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipReads, provenance: ProvenanceService): Router {
   const router = Router();
 
   router.get('/api/v1/assets', async (req, res) => {

@@ -5,7 +5,7 @@ import type { ApiTokenService } from './api-token-service.js';
 import { actorOf } from './authentication-middleware.js';
 import type { Role } from './roles.js';
 import type { UserService } from './user-service.js';
-import type { UserQuery } from './user-store.js';
+import type { UserQuery } from './user-query.js';
 
 export function userRouter(users: UserService, tokens: ApiTokenService): Router {
   const router = Router();

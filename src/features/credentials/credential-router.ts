@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort 
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { CredentialKind } from './credential-kinds.js';
 import type { CredentialService } from './credential-service.js';
-import type { CredentialQuery } from './credential-store.js';
+import type { CredentialQuery } from './credential-query.js';
 
 export function credentialRouter(credentials: CredentialService): Router {
   const router = Router();

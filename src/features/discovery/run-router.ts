@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { DiscoveryService } from './discovery-service.js';
-import type { RunStatus } from './run-store.js';
+import type { RunStatus } from './run-record.js';
 
 export function runRouter(discovery: DiscoveryService): Router {
   const router = Router();

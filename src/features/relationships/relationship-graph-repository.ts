@@ -5,54 +5,12 @@
 // and walks on into the next types until it is full. Totals come from the count store where the
 // filter allows (minus the inactive edges, found on each type's active index), otherwise from a
 // count reused while the graph is unchanged.
-import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import type { PageWindow } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
-
-export interface RelationshipFilter {
-  types?: string[];
-  sourceCategories?: string[];
-  targetCategories?: string[];
-  activeOnly: boolean;
-  /** Only edges changed after this time (ISO 8601); retired edges are then listed too, so that a poller learns of them. */
-  updatedAfter?: string;
-}
-
-export interface RelationshipRow {
-  id: string;
-  relationshipType: string;
-  active: boolean;
-  sourceAssetId: string;
-  sourceDisplayName: string;
-  sourceAssetType: string;
-  sourceAssetCategory: string;
-  targetAssetId: string;
-  targetDisplayName: string;
-  targetAssetType: string;
-  targetAssetCategory: string;
-  firstSeenAt: string | null;
-  lastSeenAt: string | null;
-  sources: string[];
-  updatedAt: string | null;
-  /** When no source reported the edge any more: it is gone (listed only to pollers of updatedAfter). */
-  retiredAt: string | null;
-}
-
-type RawRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string, string | null, string | null];
-
-const iso = (text: string | null) => (text ? new Date(text).toISOString() : null);
-
-export function toRelationshipRow(raw: RawRow): RelationshipRow {
-  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory, updatedAt, retiredAt] = raw;
-  return {
-    id, relationshipType: type, active: active === true,
-    sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
-    targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
-    firstSeenAt: iso(firstSeenAt), lastSeenAt: iso(lastSeenAt), sources: sources ?? [], updatedAt: iso(updatedAt), retiredAt: iso(retiredAt),
-  };
-}
+import { toRelationshipRow, type RawRelationshipRow, type RelationshipFilter, type RelationshipReads, type RelationshipRow } from './relationship-row.js';
 
 const PREDICATES = {
   sourceCategories: 's.assetCategory IN $sourceCategories',
@@ -72,10 +30,7 @@ const COUNT_CACHE_ENTRIES = 500;
 // Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
 
-/** The row key of the list order: the type, then the id. */
-export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
-
-export class RelationshipGraphRepository {
+export class RelationshipGraphRepository implements RelationshipReads {
   private readonly counts: UnchangedGraphCache<number>;
 
   constructor(private readonly graph: NeoGraph) {
@@ -140,7 +95,7 @@ export class RelationshipGraphRepository {
         continue;
       }
       const seek = i === 0 && seekId !== undefined ? ` AND r.id ${backwards ? '<' : '>'} $seekId` : '';
-      const raw = await this.graph.read<{ row: RawRow }>(
+      const raw = await this.graph.read<{ row: RawRelationshipRow }>(
         'relationships/find-relationships-of-type',
         { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
         { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC' },
@@ -158,14 +113,14 @@ export class RelationshipGraphRepository {
     if (assetId !== undefined) {
       const { filters, params } = conjunction({ types: 'type(r) IN $types', updatedAfter: 'r.updatedAt > datetime($updatedAfter)' }, { types: filter.types, updatedAfter: filter.updatedAfter },
         [filter.activeOnly ? 'r.active' : 'true', ...(filter.updatedAfter === undefined ? ['r.retiredAt IS NULL'] : [])]);
-      for await (const rows of this.graph.stream<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(0), limit: all }, { filters }, STREAM_BATCH)) {
+      for await (const rows of this.graph.stream<{ row: RawRelationshipRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(0), limit: all }, { filters }, STREAM_BATCH)) {
         yield rows.map((r) => toRelationshipRow(r.row));
       }
       return;
     }
     const { filters, params } = whereOf(filter);
     for (const type of this.typesOf(filter)) {
-      for await (const rows of this.graph.stream<{ row: RawRow }>('relationships/find-relationships-of-type', { ...params, skip: int(0), limit: all }, { type, filters, dir: 'ASC' }, STREAM_BATCH)) {
+      for await (const rows of this.graph.stream<{ row: RawRelationshipRow }>('relationships/find-relationships-of-type', { ...params, skip: int(0), limit: all }, { type, filters, dir: 'ASC' }, STREAM_BATCH)) {
         yield rows.map((r) => toRelationshipRow(r.row));
       }
     }
@@ -175,7 +130,7 @@ export class RelationshipGraphRepository {
   async ofAsset(assetId: string, filter: { types?: string[]; activeOnly: boolean }, skip: number, limit: number): Promise<{ rows: RelationshipRow[]; total: number }> {
     const { filters, params } = conjunction({ types: 'type(r) IN $types' }, { types: filter.types }, [filter.activeOnly ? 'r.active' : 'true', 'r.retiredAt IS NULL']);
     const [raw, [count]] = await Promise.all([
-      this.graph.read<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(skip), limit: int(limit) }, { filters }),
+      this.graph.read<{ row: RawRelationshipRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(skip), limit: int(limit) }, { filters }),
       this.graph.read<{ total: number }>('relationships/count-asset-relationships', { ...params, assetId }, { filters }),
     ]);
     return { rows: raw.map((r) => toRelationshipRow(r.row)), total: count?.total ?? 0 };

@@ -2,12 +2,12 @@
 // cursors in prev, next and last).
 import { Router } from 'express';
 import { pageEnvelope, pageRequest, pageWindow, windowed } from '../../platform/http/pagination.js';
-import { relationshipKey, type RelationshipGraphRepository } from './relationship-graph-repository.js';
+import { relationshipKey, type RelationshipReads } from './relationship-row.js';
 
 /** Page size of relationship lists: default 200, values above 1000 capped (docs/interface.md §4.5). */
 export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
 
-export function relationshipRouter(relationships: RelationshipGraphRepository): Router {
+export function relationshipRouter(relationships: RelationshipReads): Router {
   return Router().get('/api/v1/relationships', async (req, res) => {
     const request = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
     const filter = {
