@@ -25,6 +25,8 @@ const kebabCaseFiles = {
 };
 
 export default tseslint.config(
+  // Generated from api.yaml by `npm run api-types`.
+  { ignores: ['src/platform/http/api-types.ts'] },
   {
     files: ['src/**/*.ts', 'src/**/*.mjs'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },

@@ -1,7 +1,10 @@
 // api.yaml passes Spectral's OpenAPI rules (.spectral.yaml) and Redocly's recommended rules
-// (redocly.yaml) without a warning, and says what a reader of the repository can follow.
+// (redocly.yaml) without a warning, says what a reader of the repository can follow, and is what the
+// committed types of src/platform/http/api-types.ts were generated from.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
@@ -48,4 +51,14 @@ describe('api.yaml', () => {
     const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
     expect(doc.tags[0].name).toBe('Assets');
   });
+
+  it('is what src/platform/http/api-types.ts was generated from (npm run api-types)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-types-'));
+    try {
+      await run(bin('openapi-typescript'), ['api.yaml', '--output', path.join(dir, 'api-types.ts')], { cwd: fromProjectRoot(), env });
+      expect(readFileSync(fromProjectRoot('src', 'platform', 'http', 'api-types.ts'), 'utf8')).toBe(readFileSync(path.join(dir, 'api-types.ts'), 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
