@@ -119,6 +119,7 @@ export interface paths {
     delete: operations["deleteUser"];
     parameters: {
       path: {
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         userId: string;
       };
     };
@@ -193,6 +194,7 @@ export interface paths {
     delete: operations["deleteCredential"];
     parameters: {
       path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
         credentialId: string;
       };
     };
@@ -471,6 +473,7 @@ export interface paths {
     delete: operations["deleteTarget"];
     parameters: {
       path: {
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId: string;
       };
     };
@@ -547,11 +550,15 @@ export interface components {
     /** @enum {string} */
     RunStatus: "QUEUED" | "RUNNING" | "COMPLETED" | "COMPLETED_WITH_ERRORS" | "FAILED" | "CANCELLED";
     Run: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75
+       */
       id: string;
       /**
        * Format: uuid
        * @description Null once the target is deleted.
+       * @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28
        */
       targetId: string | null;
       /** @example paris-servers */
@@ -578,44 +585,68 @@ export interface components {
        */
       finishedAt: string | null;
       progress: {
-        /** @description Addresses done. */
+        /**
+         * @description Addresses done.
+         * @example 37
+         */
         done: number;
-        /** @description Addresses in scope. */
+        /**
+         * @description Addresses in scope.
+         * @example 254
+         */
         total: number;
       };
       summary: {
+        /** @example 37 */
         hostsResponding: number;
+        /** @example 5 */
         assetsCreated: number;
+        /** @example 32 */
         assetsUpdated: number;
+        /** @example 2 */
         errors: number;
       };
+      /** @example the target has no address left in scope */
       failureReason: string | null;
       /** @description The run's error records (detail only). */
       errors?: ({
-          /** @description Null for the run as a whole. */
+          /**
+           * @description Null for the run as a whole.
+           * @example 10.0.1.23
+           */
           address: string | null;
           /**
            * @description RUN for the run as a whole.
            * @enum {string}
            */
           method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "RUN";
-          /** @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run. */
+          /**
+           * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
+           * @example connect
+           */
           stage: string;
           /**
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
           code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "HOST_TIMEOUT" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR";
+          /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
     };
     /** @description Spec 2.6. The fields other than runId and status are there when a diagnosis (OK) or a failed attempt (ERROR) exists. */
     Diagnosis: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75
+       */
       runId: string;
       /** @enum {string} */
       status: "OK" | "ERROR" | "NONE" | "DISABLED" | "NOT_APPLICABLE";
-      /** @description What went wrong (OK only). */
+      /**
+       * @description What went wrong (OK only).
+       * @example SSH to 10.0.1.23 was refused: sshd does not accept the scanner.
+       */
       summary?: string;
       /** @description Most likely first (OK only). */
       likelyCauses?: string[];
@@ -626,15 +657,27 @@ export interface components {
        * @enum {string}
        */
       confidence?: "LOW" | "MEDIUM" | "HIGH";
-      /** @description Model that answered or was asked; rules-v1 for the built-in rules. */
+      /**
+       * @description Model that answered or was asked; rules-v1 for the built-in rules.
+       * @example gpt-4o-mini
+       */
       model?: string;
-      /** @description When the attempt ended: ISO 8601 without zone, in UTC, e.g. 2026-11-22T05:40:12.123. */
+      /**
+       * @description When the attempt ended: ISO 8601 without zone, in UTC, e.g. 2026-11-22T05:40:12.123.
+       * @example 2026-11-20T14:03:11.512
+       */
       createdAt?: string;
-      /** @description Why the last attempt failed (ERROR only); names no address, key or model output. */
+      /**
+       * @description Why the last attempt failed (ERROR only); names no address, key or model output.
+       * @example the model answered no JSON
+       */
       reason?: string;
     };
     RunAlert: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75
+       */
       runId: string;
       /**
        * @description NONE: no alert was raised. PENDING: to be tried, or retried at nextAttemptAt. DELIVERED: the webhook accepted it. FAILED: every attempt failed.
@@ -643,38 +686,64 @@ export interface components {
       status: "NONE" | "PENDING" | "DELIVERED" | "FAILED";
       /** @enum {string} */
       format?: "slack" | "teams";
+      /** @example 1 */
       attempts?: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastAttemptAt?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       nextAttemptAt?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       deliveredAt?: string | null;
-      /** @description Why the last try failed; never the webhook address. */
+      /**
+       * @description Why the last try failed; never the webhook address.
+       * @example HTTP 503 from the chat webhook
+       */
       lastError?: string | null;
     };
     NewTarget: {
+      /** @example paris-datacenter */
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names. */
       addresses: string[];
       /** @description SWEEP, SSH and SNMP if left out (VCENTER is named explicitly). */
       methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER")[];
-      /** @description Shorthand of ports.SSH; 22 if left out. */
+      /**
+       * @description Shorthand of ports.SSH; 22 if left out.
+       * @example 22
+       */
       sshPort?: number;
-      /** @description Shorthand of ports.SNMP; 161 if left out. */
+      /**
+       * @description Shorthand of ports.SNMP; 161 if left out.
+       * @example 161
+       */
       snmpPort?: number;
       ports?: components["schemas"]["TargetPortsInput"];
       settings?: components["schemas"]["TargetSettings"];
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
-      /** @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans. */
+      /**
+       * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans.
+       * @example 0 0 2 * * *
+       */
       schedule?: string | null;
       enabled?: boolean;
     };
     /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443). */
     TargetPortsInput: {
+      /** @example 22 */
       SSH?: number;
+      /** @example 161 */
       SNMP?: number;
+      /** @example 443 */
       VCENTER?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
@@ -682,30 +751,48 @@ export interface components {
       VCENTER?: {
         /** @description Check the server certificate against the trusted authorities (the system's, or caCertificate); true if left out. The certificate is pinned at first contact either way, and a changed one is refused. */
         verifyCertificate?: boolean;
-        /** @description A PEM certificate (or several) trusted for this target besides the system's. */
+        /**
+         * @description A PEM certificate (or several) trusted for this target besides the system's.
+         * @example -----BEGIN CERTIFICATE-----
+         * MIIDdzCCAl+gAwIBAgIE...
+         * -----END CERTIFICATE-----
+         */
         caCertificate?: string;
       };
     };
     TargetUpdate: {
+      /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names. */
       addresses?: string[];
       /** @description SWEEP, SSH and SNMP if left out (VCENTER is named explicitly). */
       methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER")[];
-      /** @description Shorthand of ports.SSH; 22 if left out. */
+      /**
+       * @description Shorthand of ports.SSH; 22 if left out.
+       * @example 22
+       */
       sshPort?: number;
-      /** @description Shorthand of ports.SNMP; 161 if left out. */
+      /**
+       * @description Shorthand of ports.SNMP; 161 if left out.
+       * @example 161
+       */
       snmpPort?: number;
       ports?: components["schemas"]["TargetPortsInput"];
       settings?: components["schemas"]["TargetSettings"];
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
-      /** @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans. */
+      /**
+       * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans.
+       * @example 0 0 2 * * *
+       */
       schedule?: string | null;
       enabled?: boolean;
     };
     Target: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28
+       */
       id: string;
       /** @example paris-servers */
       name: string;
@@ -753,9 +840,15 @@ export interface components {
       /** @example 0 2 * * * */
       schedule: string | null;
       enabled: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string;
     };
     /** @enum {string} */
@@ -851,9 +944,15 @@ export interface components {
        * ]
        */
       ipAddresses?: string[];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-10-21T02:15:00.000Z
+       */
       staleSince?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       decommissionedAt?: string | null;
       /**
        * Format: date-time
@@ -882,12 +981,17 @@ export interface components {
       parent?: components["schemas"]["ParentReference"];
       /** @description INTERFACE rows only: the ports at the other end of its connections (LLDP/CDP 1.00, FDB 0.90). */
       connectedTo?: ({
+          /** @example a41f6d02-8c3b-4b8e-b7e5-61c9d0f3a2e4 */
           assetId: string;
+          /** @example web-01 */
           assetDisplayName: string | null;
+          /** @example c8a2f5d3-6e14-4b97-8d3c-2f9b7e1a4c05 */
           interfaceId: string;
+          /** @example Gi1/0/12 */
           port: string;
           /** @enum {string} */
           discoveredVia: "LLDP" | "CDP" | "FDB";
+          /** @example 0.9 */
           confidence: number;
         })[];
     };
@@ -931,21 +1035,31 @@ export interface components {
       /**
        * Format: date-time
        * @description When it was created, came back, changed activity or was retired.
+       * @example 2026-11-20T14:03:11.512Z
        */
       updatedAt?: string | null;
       /**
        * Format: date-time
        * @description When no source reported it any more: it is gone (listed only with updatedAfter, and in GET /changes).
+       * @example 2026-11-20T14:03:11.512Z
        */
       retiredAt?: string | null;
     };
     TopologyNode: {
+      /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
       id: string;
+      /** @example web-01 */
       displayName: string;
+      /** @example VM */
       assetType: string;
+      /** @example HOST */
       assetCategory: string;
+      /** @example ACTIVE */
       status: string;
-      /** @description Hops from the root. */
+      /**
+       * @description Hops from the root.
+       * @example 1
+       */
       depth: number;
     };
     Topology: {
@@ -953,54 +1067,89 @@ export interface components {
       /** @description The root included, nearest first. */
       nodes: components["schemas"]["TopologyNode"][];
       edges: {
+          /** @example 4e9a7c2b-8d13-4f56-b0a9-5e2c8f1d7b63 */
           id: string;
           type: components["schemas"]["RelationshipType"];
+          /** @example hv-01 */
           source: string;
+          /** @example web-01 */
           target: string;
         }[];
       /** @description Port-to-port links (interface connections, one per evidence source) whose two ends are assets of the answer. */
       interfaceLinks: components["schemas"]["InterfaceLink"][];
       /** @description true when the node limit stopped the walk. */
       truncated: boolean;
-      /** @description The node limit that applied. */
+      /**
+       * @description The node limit that applied.
+       * @example 500
+       */
       nodeCap: number;
     };
     InterfaceLink: {
       /**
        * Format: uuid
        * @description Interface connection id.
+       * @example 4e9a7c2b-8d13-4f56-b0a9-5e2c8f1d7b63
        */
       id: string;
       /**
        * Format: uuid
        * @description Asset of the interface that reported the link (the switch, for FDB).
+       * @example a41f6d02-8c3b-4b8e-b7e5-61c9d0f3a2e4
        */
       sourceAssetId: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example b3e9c7a1-4f25-4d68-9a0b-1c7e5d3f8a26
+       */
       sourceInterfaceId: string;
-      /** @description Interface name at the source. */
+      /**
+       * @description Interface name at the source.
+       * @example Gi1/0/12
+       */
       sourcePort: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       targetAssetId: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example c8a2f5d3-6e14-4b97-8d3c-2f9b7e1a4c05
+       */
       targetInterfaceId: string;
-      /** @description Interface name at the target. */
+      /**
+       * @description Interface name at the target.
+       * @example eth0
+       */
       targetPort: string;
       /** @enum {string} */
       discoveredVia: "LLDP" | "CDP" | "FDB";
-      /** @description 1.00 for LLDP/CDP (both ports reported), 0.90 for FDB (layer-2 reachability). */
+      /**
+       * @description 1.00 for LLDP/CDP (both ports reported), 0.90 for FDB (layer-2 reachability).
+       * @example 0.9
+       */
       confidence: number;
     };
     TypeField: {
+      /** @example hypervisorId */
       name: string;
-      /** @description A trailing question mark marks an optional value. */
+      /**
+       * @description A trailing question mark marks an optional value.
+       * @example string
+       */
       type: string;
+      /** @example The hypervisor that runs the VM */
       description: string;
     };
     SchemaEntry: {
+      /** @example VM */
       type: string;
+      /** @example HOST */
       category: string;
+      /** @example Virtual Machine */
       label: string;
+      /** @example Host */
       categoryLabel: string;
       isRoot: boolean;
       virtual: boolean | null;
@@ -1054,19 +1203,28 @@ export interface components {
       childTypes: string[];
     };
     BundleAsset: {
+      /** @example web-01 */
       key: string;
       /**
        * @description A type kept in the graph: PHYSICAL_HOST, HYPERVISOR, VM, CONTAINER, SERVER, NETWORK_DEVICE, PRINTER, IOT_DEVICE, VIRTUALIZATION_MANAGER, CLUSTER, DATASTORE, STORAGE_POOL, NETWORK, VSWITCH, PORT_GROUP, SOFTWARE, SERVICE, CLOUD_ACCOUNT, CLOUD_REGION, CLOUD_DATABASE, CLOUD_STORAGE, CLOUD_LOAD_BALANCER, CLOUD_STACK, FLOW_EXPORTER or UNKNOWN_ENDPOINT (the other types are rows of their own tables, loaded through software, processes, services and interfaces). Not an enum here: the import checks it with the other entries, so that one 400 names every bad entry of a bundle.
        * @example VM
        */
       assetType: string;
+      /** @example web-01 */
       displayName?: string;
+      /** @example web-01 */
       hostname?: string;
+      /** @example web-01.paris.example.com */
       fqdn?: string;
+      /** @example paris */
       site?: string;
+      /** @example production */
       environment?: string;
+      /** @example Dell Inc. */
       vendor?: string;
+      /** @example PowerEdge R650 */
       model?: string;
+      /** @example CN7475151R0013 */
       serialNumber?: string;
       macAddresses?: string[];
       ipAddresses?: string[];
@@ -1082,125 +1240,210 @@ export interface components {
       };
     };
     ImportBundle: {
-      /** @description Name of the system the data comes from. */
+      /**
+       * @description Name of the system the data comes from.
+       * @example cmdb-export
+       */
       source: string;
       /**
        * Format: date-time
        * @description When the data was observed; now if left out.
+       * @example 2026-11-20T14:03:11.512Z
        */
       observedAt?: string;
       /** @description Fields whose value this source owns: for them its value outranks what discovery reports (otherwise an import's facts rank below SSH, vCenter and SNMP, above a sweep). Fields: assetType, displayName, hostname, fqdn, site, environment, vendor, model, serialNumber, macAddresses, ipAddresses, or custom.<key> for a custom attribute. */
       owns?: string[];
       assets: components["schemas"]["BundleAsset"][];
       relationships?: {
+          /** @example HOSTS_VM */
           type: string;
-          /** @description Key of an asset of the bundle. */
+          /**
+           * @description Key of an asset of the bundle.
+           * @example hv-01
+           */
           source: string;
-          /** @description Key of an asset of the bundle. */
+          /**
+           * @description Key of an asset of the bundle.
+           * @example web-01
+           */
           target: string;
         }[];
       /** @description Installed packages, upserted by asset and package name. */
       software?: {
-          /** @description Key of the host in the bundle. */
+          /**
+           * @description Key of the host in the bundle.
+           * @example web-01
+           */
           asset: string;
+          /** @example openssl */
           packageName: string;
+          /** @example 3.0.2-0ubuntu1.18 */
           version?: string;
+          /** @example Ubuntu Developers */
           publisher?: string;
-          /** Format: date */
+          /**
+           * Format: date
+           * @example 2026-03-02
+           */
           installDate?: string;
+          /** @example dpkg */
           packageManager?: string;
         }[];
       /** @description Running processes. The processes of every asset named here replace its previous set. */
       processes?: {
+          /** @example web-01 */
           asset: string;
+          /** @example 812 */
           pid: number;
+          /** @example 812 */
           ppid?: number;
+          /** @example nginx */
           processName: string;
-          /** @description Truncated to 4096 characters when stored. */
+          /**
+           * @description Truncated to 4096 characters when stored.
+           * @example nginx: master process /usr/sbin/nginx -g daemon on;
+           */
           commandLine?: string;
+          /** @example www-data */
           username?: string;
+          /** @example S */
           state?: string;
+          /** @example 6144 */
           memoryKb?: number;
+          /** @example 0.4 */
           cpuPercent?: number;
+          /** @example ssh */
           sourceConnector?: string;
-          /** @description Key of the SOFTWARE asset of the bundle the process belongs to. */
+          /**
+           * @description Key of the SOFTWARE asset of the bundle the process belongs to.
+           * @example nginx
+           */
           software?: string;
         }[];
       /** @description Discovered services, upserted by asset and service name. */
       services?: ({
+          /** @example web-01 */
           asset: string;
+          /** @example ssh.service */
           serviceName: string;
+          /** @example OpenBSD Secure Shell server */
           displayName?: string;
+          /** @example running */
           state?: string;
+          /** @example enabled */
           startMode?: string;
           listenPorts?: ({
               /** @enum {string} */
               protocol: "tcp" | "udp" | "tcp6" | "udp6";
+              /** @example 443 */
               port: number;
             })[];
+          /** @example ssh */
           sourceConnector?: string;
         })[];
       /** @description Network interfaces, upserted by asset and name. */
       interfaces?: {
+          /** @example web-01 */
           asset: string;
+          /** @example eth0 */
           name: string;
+          /** @example 2 */
           ifIndex?: number;
+          /** @example 00:50:56:8a:3b:21 */
           macAddress?: string;
           ipAddresses?: string[];
+          /** @example 10000 */
           speedMbps?: number;
+          /** @example up */
           operStatus?: string;
+          /** @example 1500 */
           mtu?: number;
+          /** @example uplink to core-sw-01 */
           description?: string;
         }[];
       /** @description LLDP or CDP neighbours: each yields a connection (confidence 1.00) between the local port and the remote port, the remote device found by its key in the bundle, its chassis MAC or its system name. */
       neighbors?: ({
+          /** @example web-01 */
           asset: string;
+          /** @example Gi1/0/12 */
           localPort: string;
           /**
            * @default LLDP
            * @enum {string}
            */
           protocol?: "LLDP" | "CDP";
+          /** @example eth0 */
           remotePort: string;
+          /** @example core-sw-01 */
           remoteAsset?: string;
+          /** @example 00:1b:54:aa:10:01 */
           remoteChassisId?: string;
+          /** @example core-sw-01 */
           remoteSystemName?: string;
         })[];
       /** @description Switch forwarding entries: a MAC learnt on an access port links that port to the host interface with the MAC (confidence 0.90); a port that learnt many MACs (service.topology.fdb-max-macs-per-access-port) or another switch's MAC is an uplink and links no host. */
       fdb?: {
-          /** @description Key of the switch. */
+          /**
+           * @description Key of the switch.
+           * @example web-01
+           */
           asset: string;
+          /** @example Gi1/0/12 */
           port: string;
+          /** @example 00:50:56:8a:3b:21 */
           macAddress: string;
+          /** @example 120 */
           vlan?: number;
         }[];
     };
     ImportResult: {
       subRecords: {
+        /** @example 1204 */
         packages: number;
+        /** @example 61 */
         services: number;
+        /** @example 188 */
         processes: number;
+        /** @example 54 */
         interfaces: number;
-        /** @description Interface connections derived from neighbours and forwarding entries. */
+        /**
+         * @description Interface connections derived from neighbours and forwarding entries.
+         * @example 9
+         */
         connections: number;
-        /** @description Neighbour records whose remote device is not known. */
+        /**
+         * @description Neighbour records whose remote device is not known.
+         * @example 0
+         */
         unresolvedNeighbors: number;
       };
       assets: ({
+          /** @example web-01 */
           key: string;
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @example 3c1f9e2a-7b64-4d08-a5e1-9f2c6b8d4a70
+           */
           id: string;
           created: boolean;
           /** @enum {string|null} */
           matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
         })[];
-      /** @description Relationships written. */
+      /**
+       * @description Relationships written.
+       * @example 47
+       */
       relationships: number;
+      /** @example 12 */
       created: number;
+      /** @example 38 */
       updated: number;
     };
     GraphQueryRequest: {
-      /** @description One Cypher statement (a trailing semicolon is allowed). */
+      /**
+       * @description One Cypher statement (a trailing semicolon is allowed).
+       * @example MATCH (h:Asset {assetType: 'HYPERVISOR'})-[:HOSTS_VM]->(v) RETURN h.displayName AS hypervisor, count(v) AS vms
+       */
       query: string;
       /** @description Values of the $parameters of the query, by name: strings, numbers (whole numbers are sent as integers), booleans, null, or lists of those. */
       parameters?: {
@@ -1209,6 +1452,7 @@ export interface components {
       /**
        * @description The most rows answered; truncated says when there were more.
        * @default 1000
+       * @example 100
        */
       limit?: number;
     };
@@ -1223,7 +1467,10 @@ export interface components {
         }[];
       /** @description The query had more rows than limit. */
       truncated: boolean;
-      /** @description The row cap that applied. */
+      /**
+       * @description The row cap that applied.
+       * @example 100
+       */
       limit: number;
       /** @description Each node and relationship met in the rows (in paths, lists and maps too), once. A relationship's ends may be missing from nodes when the rows did not hold them. */
       graph: {
@@ -1232,7 +1479,10 @@ export interface components {
       };
     };
     GraphNode: {
-      /** @description Neo4j's element id (an asset's own id is properties.id). */
+      /**
+       * @description Neo4j's element id (an asset's own id is properties.id).
+       * @example 4:0c6f4b9e:311
+       */
       id: string;
       labels: string[];
       properties: {
@@ -1240,12 +1490,22 @@ export interface components {
       };
     };
     GraphRelationship: {
-      /** @description Neo4j's element id. */
+      /**
+       * @description Neo4j's element id.
+       * @example 5:0c6f4b9e:1207
+       */
       id: string;
+      /** @example HOSTS_VM */
       type: string;
-      /** @description Element id of the start node. */
+      /**
+       * @description Element id of the start node.
+       * @example 4:0c6f4b9e:311
+       */
       startNode: string;
-      /** @description Element id of the end node. */
+      /**
+       * @description Element id of the end node.
+       * @example 4:0c6f4b9e:312
+       */
       endNode: string;
       properties: {
         [key: string]: unknown;
@@ -1256,26 +1516,44 @@ export interface components {
      * @enum {string}
      */
     Role: "ADMINISTRATOR" | "DISCOVERY_ADMIN" | "API_USER" | "ANALYST" | "VIEWER";
+    /** @example j.doe */
     Username: string;
     User: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60
+       */
       id: string;
       username: components["schemas"]["Username"];
+      /** @example Jane Doe */
       displayName: string | null;
       roles: components["schemas"]["Role"][];
       disabled: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastLoginAt: string | null;
     };
     Me: {
       /** @enum {string} */
       kind: "USER" | "INTEGRATION_KEY";
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60
+       */
       id: string;
+      /** @example quick-start */
       name: string;
       /**
        * @description How this request was authenticated.
@@ -1284,58 +1562,94 @@ export interface components {
       method: "SESSION" | "USER_TOKEN" | "INTEGRATION_KEY";
       /** @description Effective roles (an integration key holds all). */
       roles: components["schemas"]["Role"][];
-      /** @description Session callers only. */
+      /**
+       * @description Session callers only.
+       * @example J8q3xPZ0cV2mN6bR1tW4yA
+       */
       csrfToken?: string;
       user?: components["schemas"]["User"];
     };
     NewToken: {
+      /** @example cmdb-sync */
       name: string;
       /**
        * Format: date-time
        * @description When it stops working; never if left out.
+       * @example 2027-11-20T00:00:00.000Z
        */
       expiresAt?: string;
     };
     Token: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 6d4b2e8f-1a7c-4e93-b5d0-8f2a6c9e3b14
+       */
       id: string;
+      /** @example cmdb-sync */
       name: string;
-      /** @description The prefix and first characters, to recognise it. */
+      /**
+       * @description The prefix and first characters, to recognise it.
+       * @example svci_…Q2x9
+       */
       hint: string;
       /** @enum {string} */
       status: "ACTIVE" | "EXPIRED" | "REVOKED";
       /**
        * Format: uuid
        * @description Owner of a user token.
+       * @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60
        */
       userId?: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-11-20T00:00:00.000Z
+       */
       expiresAt: string | null;
       /**
        * Format: date-time
        * @description Updated at most once a minute.
+       * @example 2026-11-20T14:03:11.512Z
        */
       lastUsedAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       revokedAt: string | null;
     };
     CreatedToken: components["schemas"]["Token"] & {
-      /** @description The token itself, shown in this answer only. */
+      /**
+       * @description The token itself, shown in this answer only.
+       * @example svci_7Kq2mX9pL4vN8rT1wZ6yB3cD5fH0jG2sA4eQ2x
+       */
       token: string;
     };
     AuditEvent: {
+      /** @example 1843 */
       id: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       occurredAt: string;
       /** @enum {string} */
       actorKind: "USER" | "INTEGRATION_KEY" | "ANONYMOUS" | "SYSTEM";
+      /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
       actorId: string | null;
+      /** @example admin */
       actorName: string | null;
+      /** @example target.create */
       action: string;
+      /** @example DISCOVERY_TARGET */
       targetKind: string | null;
+      /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
       targetId: string | null;
+      /** @example 192.0.2.10 */
       sourceIp: string | null;
       /** @description Non-secret particulars. */
       details: {
@@ -1366,6 +1680,7 @@ export interface components {
       authProtocol?: "MD5" | "SHA" | "SHA224" | "SHA256" | "SHA384" | "SHA512";
       /** @enum {string} */
       privProtocol?: "DES" | "AES" | "AES256B" | "AES256R";
+      /** @example bridge1 */
       contextName?: string;
       /** @example 5986 */
       port?: number;
@@ -1374,9 +1689,11 @@ export interface components {
       baseUrl?: string;
       /** @enum {string} */
       provider?: "AWS" | "AZURE" | "GCP" | "OCI" | "OTHER";
+      /** @example AKIAIOSFODNN7EXAMPLE */
       accessKeyId?: string;
       /** @example eu-west-1 */
       region?: string;
+      /** @example 72f988bf-86f1-41af-91ab-2d7cd011db47 */
       tenantId?: string;
       [key: string]: unknown;
     };
@@ -1387,26 +1704,35 @@ export interface components {
     /** @description CIDRs (10.0.0.0/24, fd00::/64), IP addresses, or host name patterns with * and ? (*.lab.example.com) of the addresses the credential is offered to. */
     MatchPatterns: string[];
     NewCredential: {
+      /** @example snmp-v3-paris */
       name: string;
       kind: components["schemas"]["CredentialKind"];
+      /** @example Read-only SNMP v3 user of the Paris switches */
       description?: string | null;
       matchPatterns: components["schemas"]["MatchPatterns"];
       settings?: components["schemas"]["CredentialSettings"];
       secrets: components["schemas"]["CredentialSecrets"];
     };
     CredentialUpdate: {
+      /** @example snmp-v3-paris */
       name?: string;
       kind?: components["schemas"]["CredentialKind"];
+      /** @example Read-only SNMP v3 user of the Paris switches */
       description?: string | null;
       matchPatterns?: components["schemas"]["MatchPatterns"];
       settings?: components["schemas"]["CredentialSettings"];
       secrets?: components["schemas"]["CredentialSecrets"];
     };
     Credential: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+       */
       id: string;
+      /** @example snmp-v3-paris */
       name: string;
       kind: components["schemas"]["CredentialKind"];
+      /** @example Read-only SNMP v3 user of the Paris switches */
       description: string | null;
       matchPatterns: string[];
       settings: components["schemas"]["CredentialSettings"];
@@ -1414,15 +1740,26 @@ export interface components {
       hasSecret: boolean;
       /** @description Names of the secret fields that hold a value. */
       secretFields: string[];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string;
     };
     InsightFeed: {
-      /** @description The {feed} of GET /api/v1/insights/{feed}. */
+      /**
+       * @description The {feed} of GET /api/v1/insights/{feed}.
+       * @example stale-assets
+       */
       name: string;
+      /** @example Stale assets */
       title: string;
+      /** @example Assets not seen by any source for a number of days, longest unseen first. */
       description: string;
       /**
        * @description Where its statement runs (a Cypher or a SQL statement).
@@ -1431,24 +1768,38 @@ export interface components {
       store: "neo4j" | "postgres";
       /** @description The parameters it takes besides limit. */
       parameters: ({
+          /** @example days */
           name: string;
           /** @enum {string} */
           type: "integer" | "date-time";
+          /** @example Days since an asset was last seen */
           description: string;
-          /** @description The default: an integer, or for a date-time that many hours before now. */
+          /**
+           * @description The default: an integer, or for a date-time that many hours before now.
+           * @example 30
+           */
           default: number;
+          /** @example 1 */
           minimum?: number;
+          /** @example 3650 */
           maximum?: number;
         })[];
     };
     InsightAsset: {
+      /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
       id: string;
+      /** @example web-01 */
       displayName: string;
+      /** @example VM */
       assetType: string;
+      /** @example HOST */
       assetCategory: string;
     };
     InsightRow: {
-      /** @description 1 for the first row. */
+      /**
+       * @description 1 for the first row.
+       * @example 1
+       */
       rank: number;
       /** @description The assets the row names, in the order its feed documents. */
       assets: components["schemas"]["InsightAsset"][];
@@ -1480,14 +1831,21 @@ export interface components {
     /** @description stale-assets: one asset. */
     StaleAssetEvidence: {
       status: components["schemas"]["AssetStatus"];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string;
       /**
        * Format: date-time
        * @description When the aging sweeper marked it STALE.
+       * @example 2026-10-21T02:15:00.000Z
        */
       staleSince: string | null;
-      /** @description Whole days since lastSeenAt. */
+      /**
+       * @description Whole days since lastSeenAt.
+       * @example 41
+       */
       daysUnseen: number;
     };
     /** @description scan-failures: one asset. */
@@ -1496,36 +1854,65 @@ export interface components {
       reason: "FAILING" | "NEVER_SCANNED";
       /** @enum {string|null} */
       lastScanOutcome: "SUCCESS" | "FAILED" | "PARTIAL" | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastScanAt: string | null;
+      /** @example 3 */
       consecutiveScanFailures: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string | null;
     };
     /** @description duplicate-candidates: the assets that share the value, in id order. */
     DuplicateCandidateEvidence: {
       /** @enum {string} */
       sharedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "HOSTNAME";
-      /** @description The value normalised: serials upper case, MACs and host names lower case. */
+      /**
+       * @description The value normalised: serials upper case, MACs and host names lower case.
+       * @example CN7475151R0013
+       */
       value: string;
-      /** @description How many assets share it. */
+      /**
+       * @description How many assets share it.
+       * @example 2
+       */
       assets: number;
     };
     /** @description unmanaged-port-endpoints: the endpoint, then the switch. */
     UnmanagedPortEndpointEvidence: {
-      /** @description The switch port whose forwarding table holds the MAC. */
+      /**
+       * @description The switch port whose forwarding table holds the MAC.
+       * @example Gi1/0/24
+       */
       switchPort: string;
+      /** @example 00:50:56:8a:3b:21 */
       macAddress: string | null;
-      /** @description The endpoint's interface with that MAC. */
+      /**
+       * @description The endpoint's interface with that MAC.
+       * @example Gi1/0/24
+       */
       interfaceName: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string;
     };
     /** @description new-assets: one asset. */
     NewAssetEvidence: {
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string;
       status: components["schemas"]["AssetStatus"];
       /** @description The sources that reported it. */
@@ -1533,14 +1920,26 @@ export interface components {
     };
     /** @description new-listening-services: the asset the service runs on. */
     ListeningServiceEvidence: {
+      /** @example ssh.service */
       serviceName: string;
+      /** @example tcp */
       protocol: string;
+      /** @example 443 */
       port: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string;
-      /** @description How many assets listen on this protocol and port. */
+      /**
+       * @description How many assets listen on this protocol and port.
+       * @example 2
+       */
       assetsListening: number;
       reasons: ("NEW" | "UNCOMMON")[];
     };
@@ -1548,53 +1947,91 @@ export interface components {
     SshHostKeyEvidence: {
       /** @enum {string} */
       reason: "CHANGED" | "SHARED";
+      /** @example ssh-ed25519 */
       keyType: string;
-      /** @description The pinned key (SHA256, as OpenSSH prints it). */
+      /**
+       * @description The pinned key (SHA256, as OpenSSH prints it).
+       * @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8
+       */
       fingerprint: string;
       addresses: string[];
       /**
        * Format: date-time
        * @description CHANGED: when the run that met the other key ended.
+       * @example 2026-11-20T14:03:11.512Z
        */
       detectedAt: string | null;
-      /** @description CHANGED: the run's error message, which names the key now presented. */
+      /**
+       * @description CHANGED: the run's error message, which names the key now presented.
+       * @example the key changed since 2026-11-12
+       */
       detail: string | null;
     };
     /** @description end-of-life-os: one asset. */
     EndOfLifeOsEvidence: {
       /** @enum {string} */
       reason: "END_OF_LIFE" | "NEAR_END_OF_LIFE";
+      /** @example ubuntu */
       product: string;
-      /** @description The release. */
+      /**
+       * @description The release.
+       * @example 20.04
+       */
       cycle: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2025-05-31
+       */
       endOfLife: string;
-      /** @description Negative while still supported. */
+      /**
+       * @description Negative while still supported.
+       * @example 538
+       */
       daysPastEndOfLife: number;
+      /** @example Ubuntu */
       osName: string;
+      /** @example 20.04.6 LTS (Focal Fossa) */
       osVersion: string | null;
       /**
        * Format: uri
        * @description Where the catalogue took the date from.
+       * @example https://endoflife.date/ubuntu
        */
       source: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2026-11-01
+       */
       catalogueDate: string;
     };
     /** @description end-of-life-software: the asset the package is installed on. */
     EndOfLifeSoftwareEvidence: {
       /** @enum {string} */
       reason: "END_OF_LIFE" | "NEAR_END_OF_LIFE";
+      /** @example openssl */
       product: string;
+      /** @example 20.04 */
       cycle: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2025-05-31
+       */
       endOfLife: string;
+      /** @example 538 */
       daysPastEndOfLife: number;
+      /** @example openssl */
       packageName: string;
+      /** @example 3.0.2-0ubuntu1.18 */
       version: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @example https://endoflife.date/ubuntu
+       */
       source: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2026-11-01
+       */
       catalogueDate: string;
     };
     /** @description orphan-assets: one asset. */
@@ -1610,6 +2047,7 @@ export interface components {
     };
     /** @description relationships-to-retired-assets: the source, then the target. */
     RetiredRelationshipEvidence: {
+      /** @example 4e9a7c2b-8d13-4f56-b0a9-5e2c8f1d7b63 */
       relationshipId: string;
       relationshipType: components["schemas"]["RelationshipType"];
       sourceStatus: components["schemas"]["AssetStatus"];
@@ -1617,20 +2055,30 @@ export interface components {
     };
     /** @description Absolute URLs that keep every other query parameter; first always, prev except on page 0, next except on the last page, last unless there is a single page. */
     PageLinks: {
+      /** @example https://inventory.example.com/api/v1/assets?type=VM&page=0 */
       first: string;
+      /** @example https://inventory.example.com/api/v1/assets?type=VM&page=1&cursor=eyJiZWZvcmUiOlsid2ViLTAxIl19 */
       prev?: string;
+      /** @example https://inventory.example.com/api/v1/assets?type=VM&page=3&cursor=eyJhZnRlciI6WyJ3ZWItMDEiXX0 */
       next?: string;
+      /** @example https://inventory.example.com/api/v1/assets?type=VM&page=9&cursor=eyJ0YWlsIjp0cnVlfQ */
       last?: string;
     };
     /** @description What every paginated list carries beside its `data`, the array of its rows (declared by each list with the type of its rows). */
     PageEnvelope: {
+      /** @example 473 */
       total: number;
+      /** @example 2 */
       page: number;
+      /** @example 50 */
       pageSize: number;
       links: components["schemas"]["PageLinks"];
       meta: {
+        /** @example 473 */
         totalCount: number;
+        /** @example 2 */
         page: number;
+        /** @example 50 */
         size: number;
       };
     };
@@ -1649,24 +2097,41 @@ export interface components {
     };
     /** @description RFC 9457 problem details. */
     Problem: {
-      /** @description Problem type URI. */
+      /**
+       * @description Problem type URI.
+       * @example urn:problem-type:bad-request
+       */
       type: string;
+      /** @example Bad Request */
       title: string;
+      /** @example 400 */
       status: number;
+      /** @example query.size must be >= 1 */
       detail: string;
-      /** @description Path of the request that failed. */
+      /**
+       * @description Path of the request that failed.
+       * @example /api/v1/assets
+       */
       instance?: string;
-      /** @description Id of the request (as in the X-Request-Id header and the logs). */
+      /**
+       * @description Id of the request (as in the X-Request-Id header and the logs).
+       * @example 3c1f9e2a-7b64-4d08-a5e1-9f2c6b8d4a70
+       */
       requestId?: string;
       /** @description The failing fields of a 400. */
       errors?: {
+          /** @example query.size */
           path: string;
+          /** @example must be >= 1 */
           message: string;
         }[];
     };
     /** @description One asset of the assets export (the same values as the asset rows of GET /assets, without the labels and the parent). */
     ExportAssetRow: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 3c1f9e2a-7b64-4d08-a5e1-9f2c6b8d4a70
+       */
       id: string;
       /** @example web-01 */
       displayName: string;
@@ -1675,12 +2140,19 @@ export interface components {
       assetSubtype: components["schemas"]["AssetType"];
       virtual: boolean | null;
       status: components["schemas"]["AssetStatus"];
+      /** @example Dell Inc. */
       vendor: string | null;
+      /** @example PowerEdge R650 */
       model: string | null;
+      /** @example web-01 */
       hostname: string | null;
+      /** @example web-01.paris.example.com */
       fqdn: string | null;
+      /** @example paris */
       site: string | null;
+      /** @example production */
       environment: string | null;
+      /** @example CN7475151R0013 */
       serialNumber: string | null;
       /**
        * @example [
@@ -1696,14 +2168,27 @@ export interface components {
       ipAddresses: string[];
       /** @enum {string|null} */
       lastScanOutcome: "SUCCESS" | "PARTIAL" | "FAILED" | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastScanAt: string | null;
+      /** @example 3 */
       consecutiveScanFailures: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string | null;
       /**
        * @description A JSON object as text.
@@ -1713,29 +2198,52 @@ export interface components {
     };
     /** @description One relationship of the relationships export. */
     ExportRelationshipRow: {
+      /** @example 4e9a7c2b-8d13-4f56-b0a9-5e2c8f1d7b63 */
       id: string;
       /** @example HOSTS_VM */
       relationshipType: string;
       active: boolean;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example a41f6d02-8c3b-4b8e-b7e5-61c9d0f3a2e4
+       */
       sourceAssetId: string;
+      /** @example hv-01 */
       sourceDisplayName: string;
+      /** @example HYPERVISOR */
       sourceAssetType: string;
+      /** @example HOST */
       sourceAssetCategory: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       targetAssetId: string;
+      /** @example web-01 */
       targetDisplayName: string;
+      /** @example VM */
       targetAssetType: string;
+      /** @example HOST */
       targetAssetCategory: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string | null;
       /**
        * Format: date-time
        * @description When no source reported the edge any more.
+       * @example 2026-11-20T14:03:11.512Z
        */
       retiredAt: string | null;
       /**
@@ -1748,26 +2256,39 @@ export interface components {
     };
     /** @description One installed package of the software export. */
     ExportSoftwareRow: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       assetId: string;
       /** @example web-01 */
       assetDisplayName: string;
+      /** @example web-01 */
       assetHostname: string | null;
       /** @example openssl */
       packageName: string;
       /** @example 3.0.15-1~deb12u1 */
       version: string | null;
+      /** @example Ubuntu Developers */
       publisher: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2026-03-02
+       */
       installDate: string | null;
       /** @example dpkg */
       packageManager: string | null;
     };
     /** @description One running process of the processes export (the latest scan of its asset). */
     ExportProcessRow: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       assetId: string;
+      /** @example web-01 */
       assetDisplayName: string;
+      /** @example web-01 */
       assetHostname: string | null;
       /** @example 812 */
       pid: number;
@@ -1779,22 +2300,34 @@ export interface components {
       commandLine: string | null;
       /** @example root */
       username: string | null;
+      /** @example S */
       state: string | null;
+      /** @example 6144 */
       memoryKb: number | null;
+      /** @example 0.4 */
       cpuPercent: number | null;
       /** @example SSH */
       sourceConnector: string | null;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example d1f7b3a9-2c64-4e8b-9a15-7c3e0b6d2f48
+       */
       softwareAssetId: string | null;
     };
     /** @description One discovered service of the services export. */
     ExportServiceRow: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       assetId: string;
+      /** @example web-01 */
       assetDisplayName: string;
+      /** @example web-01 */
       assetHostname: string | null;
       /** @example ssh.service */
       serviceName: string;
+      /** @example OpenBSD Secure Shell server */
       displayName: string | null;
       /** @example running */
       state: string | null;
@@ -1806,15 +2339,24 @@ export interface components {
           /** @example 22 */
           port: number;
         }[];
+      /** @example ssh */
       sourceConnector: string | null;
     };
     /** @description One network interface of the interfaces export. */
     ExportInterfaceRow: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       assetId: string;
+      /** @example web-01 */
       assetDisplayName: string;
+      /** @example web-01 */
       assetHostname: string | null;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example b3e9c7a1-4f25-4d68-9a0b-1c7e5d3f8a26
+       */
       interfaceId: string;
       /** @example eth0 */
       name: string;
@@ -1834,29 +2376,56 @@ export interface components {
       operStatus: string | null;
       /** @example 1500 */
       mtu: number | null;
+      /** @example uplink to core-sw-01 */
       description: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string | null;
     };
     /** @description One port-to-port link of the interface-connections export, per evidence. */
     ExportInterfaceConnectionRow: {
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 4e9a7c2b-8d13-4f56-b0a9-5e2c8f1d7b63
+       */
       id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example a41f6d02-8c3b-4b8e-b7e5-61c9d0f3a2e4
+       */
       sourceAssetId: string;
+      /** @example hv-01 */
       sourceAssetDisplayName: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example b3e9c7a1-4f25-4d68-9a0b-1c7e5d3f8a26
+       */
       sourceInterfaceId: string;
       /** @example Gi1/0/12 */
       sourcePort: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+       */
       targetAssetId: string;
+      /** @example web-01 */
       targetAssetDisplayName: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @example c8a2f5d3-6e14-4b97-8d3c-2f9b7e1a4c05
+       */
       targetInterfaceId: string;
       /** @example eth0 */
       targetPort: string;
@@ -1864,11 +2433,20 @@ export interface components {
       discoveredVia: "LLDP" | "CDP" | "FDB";
       /** @example 1 */
       confidence: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-03-02T08:15:40.000Z
+       */
       firstSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       lastSeenAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
       updatedAt: string | null;
     };
   };
@@ -2024,16 +2602,32 @@ export interface components {
     };
   };
   parameters: {
-    /** @description 0-based page number (at most 1,000,000,000, so that page times size stays a whole number that every store holds). */
+    /**
+     * @description 0-based page number (at most 1,000,000,000, so that page times size stays a whole number that every store holds).
+     * @example 2
+     */
     Page?: number;
-    /** @description Only what changed after this time (ISO 8601): a value, the type or the status of an asset, the creation, activity or retirement of a relationship; a sighting alone changes nothing. Retired relationships are listed too (with retiredAt), so that a poller learns of them. A poller should ask from a little before its last poll (writes in flight commit late); GET /changes gives every change exactly once, in order. Years 0001 to 9999, seconds 00 to 59 (both stores hold these). */
+    /**
+     * @description Only what changed after this time (ISO 8601): a value, the type or the status of an asset, the creation, activity or retirement of a relationship; a sighting alone changes nothing. Retired relationships are listed too (with retiredAt), so that a poller learns of them. A poller should ask from a little before its last poll (writes in flight commit late); GET /changes gives every change exactly once, in order. Years 0001 to 9999, seconds 00 to 59 (both stores hold these).
+     * @example 2026-11-19T00:00:00Z
+     */
     UpdatedAfter?: string;
-    /** @description Where the page starts, as the prev, next and last links of a list that seeks give it (opaque: follow the links as they are). The page then starts right after (or before) a row of the page the link came from, so rows inserted or deleted in between never make a row appear twice or go missing, and a deep page costs what the first one costs; `page` only numbers it. Without a cursor, `page` is an offset. */
+    /**
+     * @description Where the page starts, as the prev, next and last links of a list that seeks give it (opaque: follow the links as they are). The page then starts right after (or before) a row of the page the link came from, so rows inserted or deleted in between never make a row appear twice or go missing, and a deep page costs what the first one costs; `page` only numbers it. Without a cursor, `page` is an offset.
+     * @example eyJhZnRlciI6WyJ3ZWItMDEiXX0
+     */
     Cursor?: string;
+    /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
     AssetId: string;
-    /** @description Page size; values above 1000 are capped at 1000. */
+    /**
+     * @description Page size; values above 1000 are capped at 1000.
+     * @example 50
+     */
     RelationshipSize?: number;
-    /** @description Page size; values above 1000 are capped at 1000. */
+    /**
+     * @description Page size; values above 1000 are capped at 1000.
+     * @example 50
+     */
     Size?: number;
   };
   requestBodies: never;
@@ -2143,7 +2737,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @example admin */
           username: string;
+          /** @example correct-horse-battery-staple */
           password: string;
         };
       };
@@ -2159,6 +2755,7 @@ export interface operations {
           "application/json": {
             data: {
               user: components["schemas"]["User"];
+              /** @example J8q3xPZ0cV2mN6bR1tW4yA */
               csrfToken: string;
             };
           };
@@ -2210,7 +2807,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @example old-Passw0rd! */
           currentPassword: string;
+          /** @example correct-horse-battery-staple */
           newPassword: string;
         };
       };
@@ -2270,6 +2869,7 @@ export interface operations {
   revokeMyToken: {
     parameters: {
       path: {
+        /** @example 6d4b2e8f-1a7c-4e93-b5d0-8f2a6c9e3b14 */
         tokenId: string;
       };
     };
@@ -2291,11 +2891,19 @@ export interface operations {
       query?: {
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["Size"];
-        /** @description field or field,asc|desc; fields: username (default), createdAt, lastLoginAt. */
+        /**
+         * @description field or field,asc|desc; fields: username (default), createdAt, lastLoginAt.
+         * @example lastLoginAt,desc
+         */
         sort?: string;
-        /** @description Part of the user name or display name. */
+        /**
+         * @description Part of the user name or display name.
+         * @example doe
+         */
         q?: string;
+        /** @example DISCOVERY_ADMIN */
         role?: components["schemas"]["Role"];
+        /** @example false */
         disabled?: boolean;
       };
     };
@@ -2323,7 +2931,9 @@ export interface operations {
       content: {
         "application/json": {
           username: components["schemas"]["Username"];
+          /** @example correct-horse-battery-staple */
           password: string;
+          /** @example Jane Doe */
           displayName?: string | null;
           roles: components["schemas"]["Role"][];
           disabled?: boolean;
@@ -2345,6 +2955,7 @@ export interface operations {
   getUser: {
     parameters: {
       path: {
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         userId: string;
       };
     };
@@ -2364,15 +2975,18 @@ export interface operations {
   updateUser: {
     parameters: {
       path: {
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         userId: string;
       };
     };
     requestBody: {
       content: {
         "application/json": {
+          /** @example Jane Doe */
           displayName?: string | null;
           roles?: components["schemas"]["Role"][];
           disabled?: boolean;
+          /** @example correct-horse-battery-staple */
           password?: string;
         };
       };
@@ -2393,6 +3007,7 @@ export interface operations {
   deleteUser: {
     parameters: {
       path: {
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         userId: string;
       };
     };
@@ -2419,6 +3034,7 @@ export interface operations {
         size?: components["parameters"]["Size"];
       };
       path: {
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         userId: string;
       };
     };
@@ -2438,7 +3054,9 @@ export interface operations {
   revokeUserToken: {
     parameters: {
       path: {
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         userId: string;
+        /** @example 6d4b2e8f-1a7c-4e93-b5d0-8f2a6c9e3b14 */
         tokenId: string;
       };
     };
@@ -2494,6 +3112,7 @@ export interface operations {
   revokeIntegrationKey: {
     parameters: {
       path: {
+        /** @example 6d4b2e8f-1a7c-4e93-b5d0-8f2a6c9e3b14 */
         keyId: string;
       };
     };
@@ -2514,9 +3133,14 @@ export interface operations {
       query?: {
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["Size"];
-        /** @description e.g. auth.failure, user.create, credential.update */
+        /**
+         * @description e.g. auth.failure, user.create, credential.update
+         * @example target.create
+         */
         action?: string;
+        /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
         actorId?: string;
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId?: string;
       };
     };
@@ -2544,11 +3168,23 @@ export interface operations {
       query?: {
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["Size"];
-        /** @description field or field,asc|desc; fields: name (default), kind, createdAt, updatedAt. Secret fields cannot be sorted on. */
+        /**
+         * @description field or field,asc|desc; fields: name (default), kind, createdAt, updatedAt. Secret fields cannot be sorted on.
+         * @example updatedAt,desc
+         */
         sort?: string;
-        /** @description Comma-separated kinds, combined by OR. */
+        /**
+         * @description Comma-separated kinds, combined by OR.
+         * @example [
+         *   "SNMP_V3",
+         *   "SSH_KEY"
+         * ]
+         */
         kind?: components["schemas"]["CredentialKind"][];
-        /** @description Part of the name or description. */
+        /**
+         * @description Part of the name or description.
+         * @example paris
+         */
         q?: string;
       };
     };
@@ -2592,6 +3228,7 @@ export interface operations {
   getCredential: {
     parameters: {
       path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
         credentialId: string;
       };
     };
@@ -2611,6 +3248,7 @@ export interface operations {
   updateCredential: {
     parameters: {
       path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
         credentialId: string;
       };
     };
@@ -2635,6 +3273,7 @@ export interface operations {
   deleteCredential: {
     parameters: {
       path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
         credentialId: string;
       };
     };
@@ -2663,25 +3302,62 @@ export interface operations {
   listAssets: {
     parameters: {
       query?: {
-        /** @description Free text: a part of the display name, host name or FQDN (case-insensitive). */
+        /**
+         * @description Free text: a part of the display name, host name or FQDN (case-insensitive).
+         * @example web
+         */
         q?: string;
-        /** @description Comma-separated fine types (OR). */
+        /**
+         * @description Comma-separated fine types (OR).
+         * @example [
+         *   "VM",
+         *   "HYPERVISOR"
+         * ]
+         */
         type?: components["schemas"]["AssetType"][];
-        /** @description Comma-separated categories (OR). */
+        /**
+         * @description Comma-separated categories (OR).
+         * @example [
+         *   "HOST"
+         * ]
+         */
         category?: components["schemas"]["AssetCategory"][];
-        /** @description Comma-separated statuses (OR). */
+        /**
+         * @description Comma-separated statuses (OR).
+         * @example [
+         *   "ACTIVE",
+         *   "STALE"
+         * ]
+         */
         status?: components["schemas"]["AssetStatus"][];
-        /** @description Comma-separated sites (OR). */
+        /**
+         * @description Comma-separated sites (OR).
+         * @example [
+         *   "paris",
+         *   "lyon"
+         * ]
+         */
         site?: string[];
-        /** @description Comma-separated environments (OR). */
+        /**
+         * @description Comma-separated environments (OR).
+         * @example [
+         *   "production"
+         * ]
+         */
         environment?: string[];
         updatedAfter?: components["parameters"]["UpdatedAfter"];
-        /** @description With synthesized types only: the rows of this host (its packages, processes, services or interfaces). */
+        /**
+         * @description With synthesized types only: the rows of this host (its packages, processes, services or interfaces).
+         * @example a41f6d02-8c3b-4b8e-b7e5-61c9d0f3a2e4
+         */
         hostId?: string;
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["Size"];
         cursor?: components["parameters"]["Cursor"];
-        /** @description field or field,asc|desc; fields: displayName (default), assetType, assetCategory, status, site, environment, firstSeenAt, lastSeenAt, lastScanAt, updatedAt. Ties are ordered by display name, then id, in the same direction. Lists of graph assets sorted on displayName, assetType, assetCategory, status, firstSeenAt, lastSeenAt or updatedAt give cursor links; the others, and lists with synthesized types, page by number. */
+        /**
+         * @description field or field,asc|desc; fields: displayName (default), assetType, assetCategory, status, site, environment, firstSeenAt, lastSeenAt, lastScanAt, updatedAt. Ties are ordered by display name, then id, in the same direction. Lists of graph assets sorted on displayName, assetType, assetCategory, status, firstSeenAt, lastSeenAt or updatedAt give cursor links; the others, and lists with synthesized types, page by number.
+         * @example lastSeenAt,desc
+         */
         sort?: string;
       };
     };
@@ -2691,9 +3367,15 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["PageEnvelope"] & {
             data: components["schemas"]["Asset"][];
-            /** @description Same as pageSize. */
+            /**
+             * @description Same as pageSize.
+             * @example 50
+             */
             size: number;
-            /** @description Same as total. */
+            /**
+             * @description Same as total.
+             * @example 473
+             */
             totalElements: number;
           };
         };
@@ -2745,22 +3427,36 @@ export interface operations {
         content: {
           "application/json": {
             data: {
-              /** Format: uuid */
+              /**
+               * Format: uuid
+               * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+               */
               assetId: string;
               fields: {
-                  /** @description A field name, or custom.<key>. */
+                  /**
+                   * @description A field name, or custom.<key>.
+                   * @example osVersion
+                   */
                   field: string;
                   /** @description The value the winning source reported. */
                   value: unknown;
+                  /** @example ssh */
                   source: string;
-                  /** Format: date-time */
+                  /**
+                   * Format: date-time
+                   * @example 2026-11-20T14:03:11.512Z
+                   */
                   observedAt: string;
                   /** @description An import that owns the field set it. */
                   owned: boolean;
                   candidates: {
+                      /** @example ssh */
                       source: string;
                       value: unknown;
-                      /** Format: date-time */
+                      /**
+                       * Format: date-time
+                       * @example 2026-11-20T14:03:11.512Z
+                       */
                       observedAt: string;
                       owned: boolean;
                     }[];
@@ -2782,7 +3478,14 @@ export interface operations {
   listAssetRelationships: {
     parameters: {
       query?: {
+        /**
+         * @example [
+         *   "HOSTS_VM",
+         *   "RUNS_ON"
+         * ]
+         */
         type?: components["schemas"]["RelationshipType"][];
+        /** @example true */
         activeOnly?: boolean;
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["RelationshipSize"];
@@ -2844,10 +3547,27 @@ export interface operations {
   listRelationships: {
     parameters: {
       query?: {
-        /** @description Comma-separated relationship types. */
+        /**
+         * @description Comma-separated relationship types.
+         * @example [
+         *   "HOSTS_VM",
+         *   "RUNS_ON"
+         * ]
+         */
         type?: components["schemas"]["RelationshipType"][];
+        /**
+         * @example [
+         *   "HOST"
+         * ]
+         */
         sourceCategory?: components["schemas"]["AssetCategory"][];
+        /**
+         * @example [
+         *   "HOST"
+         * ]
+         */
         targetCategory?: components["schemas"]["AssetCategory"][];
+        /** @example true */
         activeOnly?: boolean;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
         page?: components["parameters"]["Page"];
@@ -2869,9 +3589,15 @@ export interface operations {
   listChanges: {
     parameters: {
       query?: {
-        /** @description The seq of the last item applied (the cursor of the previous answer); 0 for the beginning. */
+        /**
+         * @description The seq of the last item applied (the cursor of the previous answer); 0 for the beginning.
+         * @example 48213
+         */
         after?: string;
-        /** @description The most items in the answer (values above 1000 are lowered to 1000). */
+        /**
+         * @description The most items in the answer (values above 1000 are lowered to 1000).
+         * @example 50
+         */
         limit?: number;
       };
     };
@@ -2881,20 +3607,32 @@ export interface operations {
         content: {
           "application/json": {
             data: ({
-                /** @description The place of this change in the feed. */
+                /**
+                 * @description The place of this change in the feed.
+                 * @example 48213
+                 */
                 seq: string;
                 /** @enum {string} */
                 entity: "ASSET" | "RELATIONSHIP";
                 /** @enum {string} */
                 kind: "CREATED" | "UPDATED" | "STALE" | "INACTIVE" | "DECOMMISSIONED" | "REACTIVATED" | "RETIRED";
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+                 */
                 id: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-20T14:03:11.512Z
+                 */
                 changedAt: string | null;
                 asset?: components["schemas"]["Asset"];
                 relationship?: components["schemas"]["Relationship"];
               })[];
-            /** @description Pass as after to read on (the seq of the last item, or after itself when nothing changed). */
+            /**
+             * @description Pass as after to read on (the seq of the last item, or after itself when nothing changed).
+             * @example 48213
+             */
             cursor: string;
             /** @description true when more changes follow at once. */
             more: boolean;
@@ -2902,6 +3640,7 @@ export interface operations {
               /**
                * Format: uri
                * @description The same request from the cursor on.
+               * @example https://inventory.example.com/api/v1/assets?type=VM&page=3&cursor=eyJhZnRlciI6WyJ3ZWItMDEiXX0
                */
               next: string;
             };
@@ -2921,14 +3660,24 @@ export interface operations {
   getTopologyNeighbors: {
     parameters: {
       query?: {
-        /** @description Relationship hops. */
+        /**
+         * @description Relationship hops.
+         * @example 3
+         */
         depth?: number;
-        /** @description Walk port-to-port links (interface connections) as hops too. */
+        /**
+         * @description Walk port-to-port links (interface connections) as hops too.
+         * @example true
+         */
         followInterfaceLinks?: boolean;
-        /** @description The most assets in the answer, the root included. */
+        /**
+         * @description The most assets in the answer, the root included.
+         * @example 500
+         */
         nodeLimit?: number;
       };
       path: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId: string;
       };
     };
@@ -2971,25 +3720,52 @@ export interface operations {
   getInsightFeed: {
     parameters: {
       query?: {
-        /** @description The most rows in the answer (values above 500 are lowered to 500). */
+        /**
+         * @description The most rows in the answer (values above 500 are lowered to 500).
+         * @example 50
+         */
         limit?: number;
-        /** @description stale-assets: how many days without an observation make an asset stale. Default 7. */
+        /**
+         * @description stale-assets: how many days without an observation make an asset stale. Default 7.
+         * @example 30
+         */
         days?: number;
-        /** @description scan-failures: how many consecutive failed scans make an asset FAILING. Default 3. */
+        /**
+         * @description scan-failures: how many consecutive failed scans make an asset FAILING. Default 3.
+         * @example 3
+         */
         failures?: number;
-        /** @description new-assets, new-listening-services: only what was first seen at or after this time (NEW). Default 24 hours before now. */
+        /**
+         * @description new-assets, new-listening-services: only what was first seen at or after this time (NEW). Default 24 hours before now.
+         * @example 2026-11-13T00:00:00Z
+         */
         since?: string;
-        /** @description new-listening-services: a protocol and port that fewer than this many assets listen on is UNCOMMON. Default 2; 1 turns UNCOMMON off. */
+        /**
+         * @description new-listening-services: a protocol and port that fewer than this many assets listen on is UNCOMMON. Default 2; 1 turns UNCOMMON off.
+         * @example 3
+         */
         uncommonBelow?: number;
-        /** @description end-of-life-os, end-of-life-software: also list what reaches its end of life within this many days (NEAR_END_OF_LIFE). Default 0. */
+        /**
+         * @description end-of-life-os, end-of-life-software: also list what reaches its end of life within this many days (NEAR_END_OF_LIFE). Default 0.
+         * @example 90
+         */
         withinDays?: number;
-        /** @description unknown-top-talkers: start of the flow window (included). Default 1 hour before now. */
+        /**
+         * @description unknown-top-talkers: start of the flow window (included). Default 1 hour before now.
+         * @example 2026-11-13T00:00:00Z
+         */
         from?: string;
-        /** @description unknown-top-talkers: end of the flow window (excluded). Default now. */
+        /**
+         * @description unknown-top-talkers: end of the flow window (excluded). Default now.
+         * @example 2026-11-20T00:00:00Z
+         */
         to?: string;
       };
       path: {
-        /** @description A feed name, as GET /api/v1/insights lists them. */
+        /**
+         * @description A feed name, as GET /api/v1/insights lists them.
+         * @example stale-assets
+         */
         feed: string;
       };
     };
@@ -2999,8 +3775,12 @@ export interface operations {
         content: {
           "application/json": {
             data: components["schemas"]["InsightRow"][];
+            /** @example stale-assets */
             feed: string;
-            /** @description The limit applied. */
+            /**
+             * @description The limit applied.
+             * @example 50
+             */
             limit: number;
             /** @description true when the feed had more rows than limit. */
             capped: boolean;
@@ -3008,6 +3788,7 @@ export interface operations {
               /**
                * Format: uri
                * @description The request as sent (a capped set has no other page).
+               * @example https://inventory.example.com/api/v1/assets?type=VM&page=0
                */
               first: string;
             };
@@ -3077,7 +3858,10 @@ export interface operations {
   listAssetTypes: {
     parameters: {
       query?: {
-        /** @description A category (docs/interface.md §2.3), any case; an unknown one is a 400. */
+        /**
+         * @description A category (docs/interface.md §2.3), any case; an unknown one is a 400.
+         * @example HOST
+         */
         category?: string;
       };
     };
@@ -3102,6 +3886,7 @@ export interface operations {
   getAssetType: {
     parameters: {
       path: {
+        /** @example VM */
         type: string;
       };
     };
@@ -3159,6 +3944,7 @@ export interface operations {
   runJob: {
     parameters: {
       path: {
+        /** @example retention-sweep */
         name: string;
       };
     };
@@ -3170,9 +3956,15 @@ export interface operations {
             data: {
               /** @enum {string} */
               job: "retention-sweep" | "aging-sweep";
-              /** Format: date-time */
+              /**
+               * Format: date-time
+               * @example 2026-11-20T14:03:11.512Z
+               */
               startedAt: string;
-              /** Format: date-time */
+              /**
+               * Format: date-time
+               * @example 2026-11-20T14:03:11.512Z
+               */
               finishedAt: string;
               /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved; aging-sweep: movedToStale, movedToInactive. */
               summary: {
@@ -3194,10 +3986,38 @@ export interface operations {
   exportAssetsCsv: {
     parameters: {
       query?: {
+        /**
+         * @example [
+         *   "VM",
+         *   "HYPERVISOR"
+         * ]
+         */
         type?: components["schemas"]["AssetType"][];
+        /**
+         * @example [
+         *   "HOST"
+         * ]
+         */
         category?: components["schemas"]["AssetCategory"][];
+        /**
+         * @example [
+         *   "ACTIVE",
+         *   "STALE"
+         * ]
+         */
         status?: components["schemas"]["AssetStatus"][];
+        /**
+         * @example [
+         *   "paris",
+         *   "lyon"
+         * ]
+         */
         site?: string[];
+        /**
+         * @example [
+         *   "production"
+         * ]
+         */
         environment?: string[];
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3225,10 +4045,38 @@ export interface operations {
   exportAssetsJson: {
     parameters: {
       query?: {
+        /**
+         * @example [
+         *   "VM",
+         *   "HYPERVISOR"
+         * ]
+         */
         type?: components["schemas"]["AssetType"][];
+        /**
+         * @example [
+         *   "HOST"
+         * ]
+         */
         category?: components["schemas"]["AssetCategory"][];
+        /**
+         * @example [
+         *   "ACTIVE",
+         *   "STALE"
+         * ]
+         */
         status?: components["schemas"]["AssetStatus"][];
+        /**
+         * @example [
+         *   "paris",
+         *   "lyon"
+         * ]
+         */
         site?: string[];
+        /**
+         * @example [
+         *   "production"
+         * ]
+         */
         environment?: string[];
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3256,9 +4104,14 @@ export interface operations {
   exportSoftwareCsv: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
-        /** @description Exact match. */
+        /**
+         * @description Exact match.
+         * @example Ubuntu Developers
+         */
         publisher?: string;
+        /** @example dpkg */
         packageManager?: string;
       };
     };
@@ -3285,9 +4138,14 @@ export interface operations {
   exportSoftwareJson: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
-        /** @description Exact match. */
+        /**
+         * @description Exact match.
+         * @example Ubuntu Developers
+         */
         publisher?: string;
+        /** @example dpkg */
         packageManager?: string;
       };
     };
@@ -3314,8 +4172,12 @@ export interface operations {
   exportProcessesCsv: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
-        /** @description Exact match. */
+        /**
+         * @description Exact match.
+         * @example www-data
+         */
         username?: string;
       };
     };
@@ -3342,8 +4204,12 @@ export interface operations {
   exportProcessesJson: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
-        /** @description Exact match. */
+        /**
+         * @description Exact match.
+         * @example www-data
+         */
         username?: string;
       };
     };
@@ -3370,7 +4236,9 @@ export interface operations {
   exportServicesCsv: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
+        /** @example running */
         state?: string;
       };
     };
@@ -3397,7 +4265,9 @@ export interface operations {
   exportServicesJson: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
+        /** @example running */
         state?: string;
       };
     };
@@ -3424,10 +4294,20 @@ export interface operations {
   exportRelationshipsCsv: {
     parameters: {
       query?: {
-        /** @description Comma-separated relationship types. */
+        /**
+         * @description Comma-separated relationship types.
+         * @example [
+         *   "HOSTS_VM",
+         *   "RUNS_ON"
+         * ]
+         */
         type?: components["schemas"]["RelationshipType"][];
+        /** @example true */
         activeOnly?: boolean;
-        /** @description Only the relationships of this asset (either end). */
+        /**
+         * @description Only the relationships of this asset (either end).
+         * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+         */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3455,10 +4335,20 @@ export interface operations {
   exportRelationshipsJson: {
     parameters: {
       query?: {
-        /** @description Comma-separated relationship types. */
+        /**
+         * @description Comma-separated relationship types.
+         * @example [
+         *   "HOSTS_VM",
+         *   "RUNS_ON"
+         * ]
+         */
         type?: components["schemas"]["RelationshipType"][];
+        /** @example true */
         activeOnly?: boolean;
-        /** @description Only the relationships of this asset (either end). */
+        /**
+         * @description Only the relationships of this asset (either end).
+         * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+         */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3486,6 +4376,7 @@ export interface operations {
   exportInterfacesCsv: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3513,6 +4404,7 @@ export interface operations {
   exportInterfacesJson: {
     parameters: {
       query?: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3540,9 +4432,15 @@ export interface operations {
   exportInterfaceConnectionsCsv: {
     parameters: {
       query?: {
-        /** @description The evidence: LLDP, CDP or FDB. */
+        /**
+         * @description The evidence: LLDP, CDP or FDB.
+         * @example LLDP
+         */
         type?: "LLDP" | "CDP" | "FDB";
-        /** @description Only the links of this asset (either end). */
+        /**
+         * @description Only the links of this asset (either end).
+         * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+         */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3570,9 +4468,15 @@ export interface operations {
   exportInterfaceConnectionsJson: {
     parameters: {
       query?: {
-        /** @description The evidence: LLDP, CDP or FDB. */
+        /**
+         * @description The evidence: LLDP, CDP or FDB.
+         * @example LLDP
+         */
         type?: "LLDP" | "CDP" | "FDB";
-        /** @description Only the links of this asset (either end). */
+        /**
+         * @description Only the links of this asset (either end).
+         * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+         */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
       };
@@ -3602,6 +4506,7 @@ export interface operations {
       query?: {
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["Size"];
+        /** @example true */
         enabled?: boolean;
       };
     };
@@ -3645,6 +4550,7 @@ export interface operations {
   getTarget: {
     parameters: {
       path: {
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId: string;
       };
     };
@@ -3664,6 +4570,7 @@ export interface operations {
   updateTarget: {
     parameters: {
       path: {
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId: string;
       };
     };
@@ -3688,6 +4595,7 @@ export interface operations {
   deleteTarget: {
     parameters: {
       path: {
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId: string;
       };
     };
@@ -3709,6 +4617,7 @@ export interface operations {
   scanTarget: {
     parameters: {
       path: {
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId: string;
       };
     };
@@ -3731,7 +4640,14 @@ export interface operations {
         page?: components["parameters"]["Page"];
         size?: components["parameters"]["Size"];
         cursor?: components["parameters"]["Cursor"];
+        /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId?: string;
+        /**
+         * @example [
+         *   "COMPLETED_WITH_ERRORS",
+         *   "FAILED"
+         * ]
+         */
         status?: components["schemas"]["RunStatus"][];
       };
     };
@@ -3756,6 +4672,7 @@ export interface operations {
   getRun: {
     parameters: {
       path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
         runId: string;
       };
     };
@@ -3778,6 +4695,7 @@ export interface operations {
         size?: components["parameters"]["Size"];
       };
       path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
         runId: string;
       };
     };
@@ -3787,8 +4705,12 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["PageEnvelope"] & ({
             data: ({
+                /** @example 10.0.1.21 */
                 address: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
+                 */
                 assetId: string;
                 created: boolean;
                 /** @enum {string|null} */
@@ -3813,6 +4735,7 @@ export interface operations {
   cancelRun: {
     parameters: {
       path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
         runId: string;
       };
     };
@@ -3836,6 +4759,7 @@ export interface operations {
   getRunDiagnosis: {
     parameters: {
       path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
         runId: string;
       };
     };
@@ -3857,6 +4781,7 @@ export interface operations {
   diagnoseRun: {
     parameters: {
       path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
         runId: string;
       };
     };
@@ -3878,6 +4803,7 @@ export interface operations {
   getRunAlert: {
     parameters: {
       path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
         runId: string;
       };
     };
