@@ -1,4 +1,4 @@
-// `npm run cli|demo|bench|migrate`: runs dist/<entry>.js, compiling first only when a source is
+// `npm start|cli|demo|bench|migrate`: runs dist/<entry>.js, compiling first only when a source is
 // newer than the last build (tsc is incremental, so even then only what changed is rebuilt).
 // Without an entry, as in `npm run build`, it only builds; `--web` builds the web UI (Vite, into
 // web/dist) too, again only when something under web/ changed. A stamp written after each
