@@ -1,4 +1,4 @@
-import type { RunError, RunStatus } from '../../src/features/discovery/run-store.js';
+import type { RunError, RunStatus } from '../../src/features/discovery/run-record.js';
 import { RULES } from '../../src/features/diagnosis/rules-provider.js';
 import type { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';

@@ -1,7 +1,10 @@
 // api.yaml passes Spectral's OpenAPI rules (.spectral.yaml) and Redocly's recommended rules
-// (redocly.yaml) without a warning, and says what a reader of the repository can follow.
+// (redocly.yaml) without a warning, says what a reader of the repository can follow, and is what the
+// committed types of src/platform/http/api-types.ts were generated from.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
@@ -44,8 +47,40 @@ describe('api.yaml', () => {
     expect(undescribed).toEqual([]);
   });
 
+  it('gives every parameter, every string and number in a body or an answer, and every CSV answer an example (Swagger UI shows it)', () => {
+    const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
+    const without: string[] = [];
+    const walk = (node: unknown, path: string[]): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, [...path, String(i)]));
+      if (typeof node !== 'object' || node === null) return;
+      const o = node as Record<string, unknown>;
+      const example = 'example' in o || 'examples' in o;
+      const isParameter = typeof o.name === 'string' && typeof o.in === 'string' && path[1] !== 'securitySchemes';
+      // A parameter's own schema is shown with the parameter's example.
+      const ofParameter = path.at(-1) === 'schema' || (path.includes('parameters') && path.at(-1) === 'items');
+      if (isParameter && !example) without.push(path.join('.'));
+      // A body of text (CSV): the example is the media type's.
+      const schema = o.schema as Record<string, unknown> | undefined;
+      if (path.at(-2) === 'content' && schema?.type === 'string' && !example && !('example' in schema)) without.push(path.join('.'));
+      if (['string', 'integer', 'number'].includes(o.type as string) && !example && !('enum' in o) && !ofParameter) without.push(path.join('.'));
+      for (const [k, v] of Object.entries(o)) walk(v, [...path, k]);
+    };
+    walk(doc, []);
+    expect(without).toEqual([]);
+  });
+
   it('lists the Assets operations first in Swagger UI', () => {
     const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
     expect(doc.tags[0].name).toBe('Assets');
   });
+
+  it('is what src/platform/http/api-types.ts was generated from (npm run api-types)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'api-types-'));
+    try {
+      await run(bin('openapi-typescript'), ['api.yaml', '--output', path.join(dir, 'api-types.ts')], { cwd: fromProjectRoot(), env });
+      expect(readFileSync(fromProjectRoot('src', 'platform', 'http', 'api-types.ts'), 'utf8')).toBe(readFileSync(path.join(dir, 'api-types.ts'), 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

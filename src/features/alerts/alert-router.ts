@@ -5,7 +5,7 @@ import type { AlertService } from './alert-service.js';
 export function alertRouter(alerts: AlertService): Router {
   const router = Router();
   router.get('/api/v1/runs/:runId/alert', async (req, res) => {
-    res.json({ data: await alerts.get(req.params.runId as string) });
+    res.json({ data: await alerts.get(req.params.runId) });
   });
   return router;
 }

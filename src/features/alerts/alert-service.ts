@@ -6,7 +6,7 @@ import type { AlertFormat } from '../../platform/config.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { OutboundHttpError, postJson } from '../../platform/http/outbound-http.js';
 import type { Logger } from '../../platform/logger.js';
-import { STATUSES_WITH_ERRORS, type RunRecord, type RunStore } from '../discovery/run-store.js';
+import { STATUSES_WITH_ERRORS, type RunHistory, type RunRecord } from '../discovery/run-record.js';
 import type { DiagnosisService } from '../diagnosis/diagnosis-service.js';
 import { alertMessage, type AlertContent } from './alert-message.js';
 import type { AlertStatus, AlertStore } from './alert-store.js';
@@ -43,7 +43,7 @@ export class AlertService {
   constructor(
     private readonly settings: AlertSettings,
     private readonly store: AlertStore,
-    private readonly runs: RunStore,
+    private readonly runs: RunHistory,
     private readonly diagnosis: DiagnosisService,
     logger: Logger,
   ) {

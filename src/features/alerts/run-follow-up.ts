@@ -4,7 +4,7 @@
 // after its back-off.
 import type { Logger } from '../../platform/logger.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
-import { STATUSES_WITH_ERRORS, type RunStatus } from '../discovery/run-store.js';
+import { STATUSES_WITH_ERRORS, type RunStatus } from '../discovery/run-record.js';
 import type { DiagnosisService } from '../diagnosis/diagnosis-service.js';
 import type { AlertService } from './alert-service.js';
 

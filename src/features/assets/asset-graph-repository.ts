@@ -4,30 +4,7 @@ import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { ASSET_TYPES, CATEGORIES, parentRule, type AssetType, type Category } from './asset-taxonomy.js';
-
-export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
-
-export interface AssetSummary {
-  id: string;
-  displayName: string;
-  assetType: string;
-  assetCategory: string;
-  status: string;
-}
-
-export interface AssetFilter {
-  types?: string[];
-  categories?: string[];
-  statuses?: string[];
-  sites?: string[];
-  environments?: string[];
-  /** Free text, matched as a substring of display name, host name and FQDN. */
-  q?: string;
-  /** Only assets whose facts or status changed after this time (ISO 8601). */
-  updatedAfter?: string;
-  /** Synthesized rows only: those of this host. */
-  hostId?: string;
-}
+import type { AssetFilter, AssetNode, AssetReads, AssetSort, AssetSortField, AssetSummary, AssetSummaryRef } from './asset-summary.js';
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
@@ -35,10 +12,6 @@ const COUNT_CACHE_ENTRIES = 500;
 const ATTRIBUTE_KEY_CACHE_ENTRIES = 100;
 // Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
-
-export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt', 'updatedAt'] as const;
-export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
-export type AssetSort = { field: AssetSortField; direction: 'asc' | 'desc' };
 
 /**
  * Sort fields that every asset has, so that a page can seek to the row after (or before) a key
@@ -53,8 +26,6 @@ export interface AssetWithParent {
   node: AssetNode;
   parent: (AssetSummaryRef & { via: string }) | null;
 }
-
-export type AssetSummaryRef = Pick<AssetSummary, 'id' | 'displayName' | 'assetType' | 'assetCategory'>;
 
 /** The parent rule of every type that has one, by type: a parameter of the page statement. */
 const PARENT_RULES = Object.fromEntries(
@@ -86,7 +57,7 @@ function whereOf({ hostId: _synthesizedOnly, ...filter }: AssetFilter): { filter
   return conjunction(PREDICATES, { ...filter, q: filter.q?.toLowerCase() }, ['a.displayName IS NOT NULL']);
 }
 
-export class AssetGraphRepository {
+export class AssetGraphRepository implements AssetReads {
   private readonly counts: UnchangedGraphCache<number>;
   // The keys of a type read every asset of the type: kept while the graph is unchanged.
   private readonly attributeKeys: UnchangedGraphCache<Map<string, string[]>>;

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { BadRequestError } from '../../platform/errors.js';
 import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
-import { AssetGraphRepository, type AssetFilter, type AssetNode, type AssetSort, type AssetWithParent } from './asset-graph-repository.js';
+import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
+import type { AssetFilter, AssetNode, AssetSort } from './asset-summary.js';
 import { CATEGORIES, categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from './asset-taxonomy.js';
 import type { SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 

@@ -1,17 +1,15 @@
 // GET /assets (docs/interface.md §4.1, with the envelope of docs/interface.md, decision 1), one asset, its
 // relationships, and the lifecycle actions of docs/interface.md §3.1.
 import { Router } from 'express';
+import { queryOf } from '../../platform/http/api-query.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { ProvenanceService } from '../import/provenance-service.js';
-import type { RelationshipGraphRepository, RelationshipRow } from '../relationships/relationship-graph-repository.js';
+import type { RelationshipReads, RelationshipRow } from '../relationships/relationship-row.js';
 import { RELATIONSHIP_PAGE } from '../relationships/relationship-router.js';
-import type { AssetSortField } from './asset-graph-repository.js';
+import type { AssetSortField } from './asset-summary.js';
 import { parentLinkOf, type AssetReadModel, type AssetRow } from './asset-read-model.js';
 import type { AssetService } from './asset-service.js';
-
-type Query = Record<string, unknown>;
-const list = (q: Query, key: string) => q[key] as string[] | undefined;
 
 /** The link of a synthesized row to its host as a relationship row (docs/interface.md §2.5). */
 function syntheticRelationships(row: AssetRow): RelationshipRow[] {
@@ -28,51 +26,48 @@ function syntheticRelationships(row: AssetRow): RelationshipRow[] {
   }];
 }
 
-export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipGraphRepository, provenance: ProvenanceService): Router {
+export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipReads, provenance: ProvenanceService): Router {
   const router = Router();
 
   router.get('/api/v1/assets', async (req, res) => {
+    const q = queryOf(req, 'listAssets');
     const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const filter = {
-      types: list(req.query, 'type'),
-      categories: list(req.query, 'category'),
-      statuses: list(req.query, 'status'),
-      sites: list(req.query, 'site'),
-      environments: list(req.query, 'environment'),
-      q: req.query.q as string | undefined,
-      updatedAfter: req.query.updatedAfter as string | undefined,
-      hostId: req.query.hostId as string | undefined,
+      types: q.type, categories: q.category, statuses: q.status, sites: q.site, environments: q.environment,
+      q: q.q, updatedAfter: q.updatedAfter, hostId: q.hostId,
     };
-    const sort = parseSort<AssetSortField>(req.query.sort, { field: 'displayName', direction: 'asc' });
+    const sort = parseSort<AssetSortField>(q.sort, { field: 'displayName', direction: 'asc' });
     const { rows, total, nav } = await readModel.page(filter, sort, page);
     // Also the field names of the synthesized-asset listing (docs/interface.md, decision 1).
     res.json({ ...pageEnvelope(req, rows, total, page, nav), size: page.size, totalElements: total });
   });
 
   router.get('/api/v1/assets/:assetId', async (req, res) => {
-    res.json({ data: await assets.get(req.params.assetId as string) });
+    res.json({ data: await assets.get(req.params.assetId) });
   });
 
   router.get('/api/v1/assets/:assetId/provenance', async (req, res) => {
-    const assetId = req.params.assetId as string;
+    const assetId = req.params.assetId;
     await assets.require(assetId);
     res.json({ data: { assetId, fields: await provenance.of(assetId) } });
   });
 
   router.get('/api/v1/assets/:assetId/relationships', async (req, res) => {
-    const assetId = req.params.assetId as string;
+    const assetId = req.params.assetId;
     await assets.require(assetId);
+    const q = queryOf(req, 'listAssetRelationships');
     const page = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
     // A synthesized row's one relationship is the link to its host.
     const row = await readModel.synthesizedRow(assetId);
     if (row) {
-      const links = syntheticRelationships(row).filter((r) => !list(req.query, 'type')?.length || list(req.query, 'type')?.includes(r.relationshipType));
+      const types: readonly string[] = q.type ?? [];
+      const links = syntheticRelationships(row).filter((r) => !types.length || types.includes(r.relationshipType));
       res.json(pageEnvelope(req, links.slice(page.page * page.size, (page.page + 1) * page.size), links.length, page));
       return;
     }
     const { rows, total } = await relationships.ofAsset(
       assetId,
-      { types: list(req.query, 'type'), activeOnly: (req.query.activeOnly as unknown) !== false },
+      { types: q.type, activeOnly: q.activeOnly !== false },
       page.page * page.size,
       page.size,
     );
@@ -80,11 +75,11 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
   });
 
   router.post('/api/v1/assets/:assetId/decommission', async (req, res) => {
-    res.json({ data: await assets.decommission(actorOf(req), req.params.assetId as string) });
+    res.json({ data: await assets.decommission(actorOf(req), req.params.assetId) });
   });
 
   router.post('/api/v1/assets/:assetId/reactivate', async (req, res) => {
-    res.json({ data: await assets.reactivate(actorOf(req), req.params.assetId as string) });
+    res.json({ data: await assets.reactivate(actorOf(req), req.params.assetId) });
   });
 
   return router;

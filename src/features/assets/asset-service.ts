@@ -3,7 +3,8 @@
 // state is a 409; both are audited.
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import type { AssetGraphRepository, AssetNode } from './asset-graph-repository.js';
+import type { AssetGraphRepository } from './asset-graph-repository.js';
+import type { AssetNode } from './asset-summary.js';
 import type { AssetReadModel, AssetRow } from './asset-read-model.js';
 
 export class AssetService {

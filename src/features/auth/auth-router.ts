@@ -66,7 +66,7 @@ export function authRouter(auth: AuthService, users: UserService, tokens: ApiTok
 
   router.delete('/api/v1/me/tokens/:tokenId', async (req, res) => {
     const p = userOnly(req.principal, 'user tokens');
-    res.json({ data: await tokens.revoke(actorOf(req), req.params.tokenId as string, { kind: 'USER_TOKEN', userId: p.id }) });
+    res.json({ data: await tokens.revoke(actorOf(req), req.params.tokenId, { kind: 'USER_TOKEN', userId: p.id }) });
   });
 
   return router;

@@ -33,11 +33,10 @@ export interface SessionSettings {
 }
 
 export function sessionMiddleware(pool: pg.Pool, settings: SessionSettings): RequestHandler {
-  const PgStore = connectPgSimple(session);
   return session({
     name: SESSION_COOKIE,
     secret: settings.secret,
-    store: new PgStore({ pool, tableName: 'http_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 }),
+    store: new (connectPgSimple(session))({ pool, tableName: 'http_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 }),
     resave: false,
     saveUninitialized: false,
     // Each request moves the idle time-out forward; the absolute one is checked on the session.

@@ -20,7 +20,7 @@ export function integrationKeyRouter(tokens: ApiTokenService): Router {
   });
 
   router.delete('/api/v1/integration-keys/:keyId', async (req, res) => {
-    res.json({ data: await tokens.revoke(actorOf(req), req.params.keyId as string, SCOPE) });
+    res.json({ data: await tokens.revoke(actorOf(req), req.params.keyId, SCOPE) });
   });
 
   return router;

@@ -8,7 +8,8 @@ import { SYSTEM_ACTOR, type Actor, type AuditLog } from './audit-log.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { Role } from './roles.js';
 import type { TokenLookupCache } from './token-lookup-cache.js';
-import type { UserQuery, UserRecord, UserStore } from './user-store.js';
+import type { UserRecord, UserStore } from './user-store.js';
+import type { UserQuery } from './user-query.js';
 
 export interface UserView {
   id: string;

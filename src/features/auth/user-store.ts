@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { countRows, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Role } from './roles.js';
+import type { UserQuery } from './user-query.js';
 
 export interface UserRecord {
   id: string;
@@ -23,15 +24,6 @@ export interface NewUser {
 }
 
 export type UserChanges = Partial<Pick<UserRecord, 'displayName' | 'passwordHash' | 'roles' | 'disabled'>>;
-
-export interface UserQuery {
-  page: number;
-  size: number;
-  sort: { field: 'username' | 'createdAt' | 'lastLoginAt'; direction: 'asc' | 'desc' };
-  q?: string;
-  role?: Role;
-  disabled?: boolean;
-}
 
 const COLUMNS = {
   id: 'id',

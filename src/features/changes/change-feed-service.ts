@@ -5,7 +5,7 @@
 // relationships has missed some and is told to resync (410).
 import { GoneError } from '../../platform/errors.js';
 import type { AssetReadModel, AssetRow } from '../assets/asset-read-model.js';
-import type { RelationshipRow } from '../relationships/relationship-graph-repository.js';
+import type { RelationshipRow } from '../relationships/relationship-row.js';
 import type { ChangeGraphRepository } from './change-graph-repository.js';
 
 export interface ChangeItem {

@@ -2,9 +2,10 @@
 // Every statement that changes an asset or a relationship stamps it with the next change number
 // (cypher/changes/_next-seq.cypher), so that the graph itself is the feed.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { AssetNode } from '../assets/asset-graph-repository.js';
+import type { AssetNode } from '../assets/asset-summary.js';
 import { RELATIONSHIP_TYPES } from '../assets/asset-taxonomy.js';
-import { toRelationshipRow, type RelationshipRow } from '../relationships/relationship-graph-repository.js';
+import { toRelationshipRow, type RelationshipRow } from '../relationships/relationship-row.js';
+import type { ChangeRetention } from './change-retention.js';
 
 export interface Changed<T> {
   seq: number;
@@ -12,7 +13,7 @@ export interface Changed<T> {
   item: T;
 }
 
-export class ChangeGraphRepository {
+export class ChangeGraphRepository implements ChangeRetention {
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require('changes/find-changed-assets', 'changes/find-changed-relationships-of-type', 'changes/find-change-horizon', 'changes/purge-retired-relationships');
   }

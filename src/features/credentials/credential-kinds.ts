@@ -6,6 +6,11 @@ import { z } from 'zod';
 export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
+/** The kinds of some credentials, by id (a diagnosis names the kinds a run tried). */
+export interface CredentialKindLookup {
+  kinds(ids: string[]): Promise<CredentialKind[]>;
+}
+
 const username = z.string().min(1).max(128);
 
 interface KindDefinition {

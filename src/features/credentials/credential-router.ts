@@ -1,22 +1,23 @@
 // The credentials vault over HTTP (DISCOVERY_ADMIN, ADMINISTRATOR per api.yaml): metadata only,
 // never a secret.
 import { Router } from 'express';
+import { queryOf } from '../../platform/http/api-query.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
-import type { CredentialKind } from './credential-kinds.js';
 import type { CredentialService } from './credential-service.js';
-import type { CredentialQuery } from './credential-store.js';
+import type { CredentialQuery } from './credential-query.js';
 
 export function credentialRouter(credentials: CredentialService): Router {
   const router = Router();
 
   router.get('/api/v1/credentials', async (req, res) => {
+    const q = queryOf(req, 'listCredentials');
     const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const { rows, total } = await credentials.list({
       ...page,
-      sort: parseSort<CredentialQuery['sort']['field']>(req.query.sort, { field: 'name', direction: 'asc' }),
-      kinds: req.query.kind as CredentialKind[] | undefined,
-      q: req.query.q as string | undefined,
+      sort: parseSort<CredentialQuery['sort']['field']>(q.sort, { field: 'name', direction: 'asc' }),
+      kinds: q.kind,
+      q: q.q,
     });
     res.json(pageEnvelope(req, rows, total, page));
   });
@@ -26,15 +27,15 @@ export function credentialRouter(credentials: CredentialService): Router {
   });
 
   router.get('/api/v1/credentials/:credentialId', async (req, res) => {
-    res.json({ data: await credentials.get(req.params.credentialId as string) });
+    res.json({ data: await credentials.get(req.params.credentialId) });
   });
 
   router.put('/api/v1/credentials/:credentialId', async (req, res) => {
-    res.json({ data: await credentials.update(actorOf(req), req.params.credentialId as string, req.body) });
+    res.json({ data: await credentials.update(actorOf(req), req.params.credentialId, req.body) });
   });
 
   router.delete('/api/v1/credentials/:credentialId', async (req, res) => {
-    await credentials.delete(actorOf(req), req.params.credentialId as string);
+    await credentials.delete(actorOf(req), req.params.credentialId);
     res.status(204).end();
   });
 

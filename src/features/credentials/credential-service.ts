@@ -6,7 +6,8 @@ import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '
 import { isUniqueViolation, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { KINDS, matchPatternProblem, MAX_SECRET_LENGTH, type CredentialKind } from './credential-kinds.js';
-import type { CredentialQuery, CredentialRecord, CredentialStore } from './credential-store.js';
+import type { CredentialRecord, CredentialStore } from './credential-store.js';
+import type { CredentialQuery } from './credential-query.js';
 import type { VaultCipher } from './vault-cipher.js';
 
 /** What the API shows of a credential: its record, dates as text, and whether secrets are set. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
-import type { CredentialKind } from './credential-kinds.js';
+import type { CredentialKind, CredentialKindLookup } from './credential-kinds.js';
+import type { CredentialQuery } from './credential-query.js';
 import type { SealedSecret } from './vault-cipher.js';
 
 export interface CredentialRecord {
@@ -14,14 +15,6 @@ export interface CredentialRecord {
   secretFields: string[];
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface CredentialQuery {
-  page: number;
-  size: number;
-  sort: { field: 'name' | 'kind' | 'createdAt' | 'updatedAt'; direction: 'asc' | 'desc' };
-  kinds?: CredentialKind[];
-  q?: string;
 }
 
 export interface CredentialValues {
@@ -39,7 +32,7 @@ const SELECT = [
   'c.settings as settings', 'c.created_at as createdAt', 'c.updated_at as updatedAt',
 ];
 
-export class CredentialStore {
+export class CredentialStore implements CredentialKindLookup {
   constructor(private readonly db: Database) {}
 
   private withSecretFields(query: Knex.QueryBuilder): Knex.QueryBuilder {

@@ -1,7 +1,7 @@
 // What a diagnosis provider is given and what it answers. The context holds what people may know
 // of a run, never a secret: credentials appear by their kind only.
 import type { CredentialKind } from '../credentials/credential-kinds.js';
-import type { RunError, RunStatus } from '../discovery/run-store.js';
+import type { RunError, RunStatus } from '../discovery/run-record.js';
 
 export const CONFIDENCE_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export type Confidence = (typeof CONFIDENCE_LEVELS)[number];

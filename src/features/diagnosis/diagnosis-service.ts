@@ -5,9 +5,9 @@
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import type { CredentialStore } from '../credentials/credential-store.js';
-import { STATUSES_WITH_ERRORS, type RunError, type RunRecord, type RunStore } from '../discovery/run-store.js';
-import { portOf, type TargetStore } from '../discovery/target-store.js';
+import type { CredentialKindLookup } from '../credentials/credential-kinds.js';
+import { STATUSES_WITH_ERRORS, type RunError, type RunHistory, type RunRecord } from '../discovery/run-record.js';
+import { portOf, type TargetLookup } from '../discovery/target-record.js';
 import { DiagnosisFailure, type DiagnosisAnswer, type DiagnosisContext, type DiagnosisProvider } from './diagnosis-provider.js';
 import type { DiagnosisOutcome, DiagnosisRecord, DiagnosisStore } from './diagnosis-store.js';
 
@@ -50,9 +50,9 @@ export class DiagnosisService {
     readonly enabled: boolean,
     private readonly provider: DiagnosisProvider,
     private readonly store: DiagnosisStore,
-    private readonly runs: RunStore,
-    private readonly targets: TargetStore,
-    private readonly credentials: CredentialStore,
+    private readonly runs: RunHistory,
+    private readonly targets: TargetLookup,
+    private readonly credentials: CredentialKindLookup,
     private readonly audit: AuditLog,
     logger: Logger,
   ) {

@@ -7,7 +7,7 @@ import { patternCovers } from '../credentials/credential-match.js';
 import type { CredentialService, RevealedCredential } from '../credentials/credential-service.js';
 import { credentialKindsOf, type InventoryMethod } from './connectors/registry.js';
 import type { HostStateStore } from './host-state-store.js';
-import type { RunError } from './run-store.js';
+import type { RunError } from './run-record.js';
 
 export type CredentialMethod = InventoryMethod;
 

@@ -13,10 +13,12 @@ import type { CredentialOffer, RunCredentials } from './credential-offer.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { AddressResult, ObservationLoader } from './observation-loader.js';
 import type { RunListener } from './run-listener.js';
-import type { RunError, RunStatus, RunStore, RunSummary } from './run-store.js';
+import type { RunStore } from './run-store.js';
+import type { RunError, RunStatus, RunSummary } from './run-record.js';
 import { sweep, type SweepOptions } from './sweep-connector.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
-import { portOf, type TargetRecord, type TargetStore } from './target-store.js';
+import type { TargetStore } from './target-store.js';
+import { portOf, type TargetRecord } from './target-record.js';
 
 export interface RunnerSettings {
   sweep: Omit<SweepOptions, 'excluded'>;

@@ -5,7 +5,8 @@ import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import type { RunError, RunRecord, RunStatus, RunStore } from './run-store.js';
+import type { RunStore } from './run-store.js';
+import type { RunError, RunRecord, RunStatus } from './run-record.js';
 import type { HostStateStore, RunHost } from './host-state-store.js';
 import type { TargetStore } from './target-store.js';
 

@@ -6,8 +6,8 @@
 import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
 import type { DiscoveryMethod, InventoryMethod } from './connectors/registry.js';
 import type { FdbEntryInput, NeighborEntry } from '../subrecords/sub-record-loader.js';
-import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-store.js';
-import type { RunError } from './run-store.js';
+import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
+import type { RunError } from './run-record.js';
 
 export type ScanMethod = DiscoveryMethod;
 

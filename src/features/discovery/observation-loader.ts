@@ -7,14 +7,13 @@ import os from 'node:os';
 import { categoryOf } from '../assets/asset-taxonomy.js';
 import { CUSTOM_PREFIX, factValues, type FactSet } from '../import/asset-facts.js';
 import type { BundleAsset, BundleRelationship, ImportBundle, ImportService } from '../import/import-service.js';
-import type { IdentityStore } from '../import/identity-store.js';
-import type { LoadGraphRepository, RelationshipWrite } from '../import/load-graph-repository.js';
-import type { MatchRule } from '../import/asset-identity.js';
-import type { SubRecordStore } from '../subrecords/sub-record-store.js';
+import type { IdentityLookup, MatchRule } from '../import/asset-identity.js';
+import type { RelationshipMerge, RelationshipWrite } from '../import/graph-writes.js';
+import type { SubRecordRetirement } from '../subrecords/sub-record-rows.js';
 import { inventoryConnector } from './connectors/registry.js';
 import type { EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
 import type { HostStateStore, RunHost } from './host-state-store.js';
-import type { RunError, RunSummary } from './run-store.js';
+import type { RunError, RunSummary } from './run-record.js';
 import type { ScanGraphRepository, ScanOutcome } from './scan-graph-repository.js';
 
 export const DISCOVERY_SOURCE = 'discovery';
@@ -80,10 +79,10 @@ function ownAddresses(): Set<string> {
 export class ObservationLoader {
   constructor(
     private readonly importer: ImportService,
-    private readonly identities: IdentityStore,
-    private readonly graph: LoadGraphRepository,
+    private readonly identities: IdentityLookup,
+    private readonly graph: RelationshipMerge,
     private readonly scans: ScanGraphRepository,
-    private readonly subRecords: SubRecordStore,
+    private readonly subRecords: SubRecordRetirement,
     private readonly hostState: HostStateStore,
   ) {}
 

@@ -6,7 +6,8 @@ import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { parseAddress, type ParsedAddress } from './target-addresses.js';
 import { DEFAULT_METHODS, INVENTORY_CONNECTORS, inventoryConnector } from './connectors/registry.js';
-import { portOf, type DiscoveryMethod, type TargetRecord, type TargetStore, type TargetValues } from './target-store.js';
+import type { DiscoveryMethod, TargetStore, TargetValues } from './target-store.js';
+import { portOf, type TargetRecord } from './target-record.js';
 
 export interface TargetInput {
   name: string;

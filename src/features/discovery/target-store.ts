@@ -1,30 +1,11 @@
 import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
-import { inventoryConnector, type DiscoveryMethod } from './connectors/registry.js';
+import type { TargetLookup, TargetRecord } from './target-record.js';
+
+// connectors/connector.ts still imports TargetRecord from here (it is being changed in another branch).
+export type { TargetRecord } from './target-record.js';
 
 export { DISCOVERY_METHODS, type DiscoveryMethod } from './connectors/registry.js';
-
-export interface TargetRecord {
-  id: string;
-  name: string;
-  addresses: string[];
-  addressCount: number;
-  methods: DiscoveryMethod[];
-  /** Port per inventory method, as set on the target (a method left out uses its default). */
-  ports: Partial<Record<string, number>>;
-  /** Connector settings per method. */
-  settings: Partial<Record<string, Record<string, unknown>>>;
-  credentialIds: string[];
-  schedule: string | null;
-  enabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** The target's port for a method: its own, or the connector's default. */
-export function portOf(target: Pick<TargetRecord, 'ports'>, method: string): number {
-  return target.ports[method] ?? inventoryConnector(method)?.defaultPort ?? 0;
-}
 
 export type TargetValues = Omit<TargetRecord, 'id' | 'createdAt' | 'updatedAt'>;
 
@@ -40,7 +21,7 @@ function toRow(values: Partial<TargetValues>): Record<string, unknown> {
   return row;
 }
 
-export class TargetStore {
+export class TargetStore implements TargetLookup {
   constructor(private readonly db: Database) {}
 
   find(id: string): Promise<TargetRecord | undefined> {

@@ -1,12 +1,9 @@
 // GET /export/{dataset}.{csv,json} for every dataset of export-service.ts (roles per api.yaml).
 import { Router } from 'express';
 import type { Counter } from 'prom-client';
+import { queryOf } from '../../platform/http/api-query.js';
 import { EXPORT_DATASETS, type ExportService } from './export-service.js';
 import { ExportWriter, type ExportFormat } from './export-writer.js';
-
-type Query = Record<string, unknown>;
-const str = (q: Query, key: string) => q[key] as string | undefined;
-const list = (q: Query, key: string) => q[key] as string[] | undefined;
 
 export function exportRouter(exports: ExportService, exportedRows: Counter<'dataset' | 'format'>): Router {
   const router = Router();
@@ -16,18 +13,20 @@ export function exportRouter(exports: ExportService, exportedRows: Counter<'data
         const writer = new ExportWriter(res, format, dataset);
         // Rows of an export cut short count too: they were sent.
         res.on('close', () => exportedRows.inc({ dataset, format }, writer.rows));
-        const q = req.query as Query;
         if (dataset === 'assets') {
-          await exports.assetsExport(writer, format, {
-            types: list(q, 'type'), categories: list(q, 'category'), statuses: list(q, 'status'), sites: list(q, 'site'), environments: list(q, 'environment'),
-            updatedAfter: str(q, 'updatedAfter'),
-          });
+          const q = queryOf(req, 'exportAssetsCsv', 'exportAssetsJson');
+          await exports.assetsExport(writer, format, { types: q.type, categories: q.category, statuses: q.status, sites: q.site, environments: q.environment, updatedAfter: q.updatedAfter });
         } else if (dataset === 'relationships') {
-          await exports.relationshipsExport(writer, format, { types: list(q, 'type'), activeOnly: (q.activeOnly as unknown) !== false, updatedAfter: str(q, 'updatedAfter') }, str(q, 'assetId'));
+          const q = queryOf(req, 'exportRelationshipsCsv', 'exportRelationshipsJson');
+          await exports.relationshipsExport(writer, format, { types: q.type, activeOnly: q.activeOnly !== false, updatedAfter: q.updatedAfter }, q.assetId);
         } else {
+          // The sub-record datasets: each takes some of these (api.yaml refuses the others).
+          const q = queryOf(
+            req, 'exportSoftwareCsv', 'exportSoftwareJson', 'exportProcessesCsv', 'exportProcessesJson', 'exportServicesCsv', 'exportServicesJson',
+            'exportInterfacesCsv', 'exportInterfacesJson', 'exportInterfaceConnectionsCsv', 'exportInterfaceConnectionsJson',
+          );
           await exports.subRecordExport(writer, format, dataset, {
-            assetId: str(q, 'assetId'), publisher: str(q, 'publisher'), packageManager: str(q, 'packageManager'), username: str(q, 'username'), state: str(q, 'state'),
-            type: str(q, 'type'), updatedAfter: str(q, 'updatedAfter'),
+            assetId: q.assetId, publisher: q.publisher, packageManager: q.packageManager, username: q.username, state: q.state, type: q.type, updatedAfter: q.updatedAfter,
           });
         }
       });

@@ -4,9 +4,9 @@
 // relationships): one Cypher statement (a statement per relationship type), read as the client
 // takes the rows, written here.
 import type { Readable } from 'node:stream';
-import type { AssetFilter, AssetGraphRepository } from '../assets/asset-graph-repository.js';
+import type { AssetReads, AssetFilter } from '../assets/asset-summary.js';
 import { toAssetRow } from '../assets/asset-read-model.js';
-import type { RelationshipFilter, RelationshipGraphRepository } from '../relationships/relationship-graph-repository.js';
+import type { RelationshipReads, RelationshipFilter } from '../relationships/relationship-row.js';
 import { withDeadline } from '../../platform/deadline.js';
 import { StoreUnavailableError } from '../../platform/errors.js';
 import { CsvRecordEnds, JsonLinesArray } from './export-streams.js';
@@ -37,8 +37,8 @@ export function exportColumns(dataset: ExportDataset): readonly string[] {
 
 export class ExportService {
   constructor(
-    private readonly assets: AssetGraphRepository,
-    private readonly relationships: RelationshipGraphRepository,
+    private readonly assets: AssetReads,
+    private readonly relationships: RelationshipReads,
     private readonly subRecords: SubRecordExportStore,
     /** How long the first rows of a PostgreSQL export may take before the answer is a 503. */
     private readonly firstRowsTimeoutMs: number,

@@ -28,6 +28,11 @@ export interface KnownIdentifier {
   category: Category;
 }
 
+/** Finds the assets that hold any of some identifiers (discovery and the sub-record loader ask). */
+export interface IdentityLookup {
+  lookup(ids: Identifier[]): Promise<Map<string, KnownIdentifier>>;
+}
+
 // Serial numbers that firmware reports when it has none.
 const PLACEHOLDER_SERIALS = new Set([
   '0', '00000000', '0123456789', '1234567890', 'NONE', 'N/A', 'NA', 'UNKNOWN', 'DEFAULT STRING', 'NOT SPECIFIED',

@@ -1,14 +1,9 @@
 // The copy of each asset's display and host name in PostgreSQL (migration create_asset_names),
 // which the exports join to sub-records.
 import type { Database } from '../../platform/postgres/postgres-client.js';
+import type { AssetName, AssetNameIndex } from './asset-name.js';
 
-export interface AssetName {
-  assetId: string;
-  displayName: string;
-  hostname: string | null;
-}
-
-export class AssetNameStore {
+export class AssetNameStore implements AssetNameIndex {
   constructor(private readonly db: Database) {}
 
   /**

@@ -1,13 +1,13 @@
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { Category } from '../assets/asset-taxonomy.js';
-import { identifierKey, type Identifier, type KnownIdentifier } from './asset-identity.js';
+import { identifierKey, type Identifier, type IdentityLookup, type KnownIdentifier } from './asset-identity.js';
 
 export interface IdentifierRow extends Identifier {
   assetId: string;
   category: Category;
 }
 
-export class IdentityStore {
+export class IdentityStore implements IdentityLookup {
   constructor(private readonly db: Database) {}
 
   /** The assets that hold any of the identifiers, in one query (the pairs sent as two arrays). */

@@ -12,7 +12,8 @@ import type { AssetNameStore } from './asset-name-store.js';
 import type { FactStore, FactWrite } from './fact-store.js';
 import type { IdentifierRow, IdentityStore } from './identity-store.js';
 import type { SubRecordBundle, SubRecordCounts, SubRecordLoader } from '../subrecords/sub-record-loader.js';
-import type { AssetWrite, LoadGraphRepository } from './load-graph-repository.js';
+import type { LoadGraphRepository } from './load-graph-repository.js';
+import type { AssetWrite } from './graph-writes.js';
 
 export interface BundleAsset {
   key: string;

@@ -1,28 +1,9 @@
 // The graph load steps shared by import and discovery: MERGE assets and relationships by their
 // natural keys, in UNWIND batches, each batch one managed transaction.
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { RelationshipType } from '../assets/asset-taxonomy.js';
+import type { AssetWrite, RelationshipMerge, RelationshipWrite } from './graph-writes.js';
 
-/** An asset's graph write: the type its facts resolve to (null: keep the asset's own, or take the fallback for a new one), and its other values. */
-export interface AssetWrite {
-  id: string;
-  type: string | null;
-  category: string | null;
-  nodeLabel: string | null;
-  fallbackType: string;
-  fallbackCategory: string;
-  fallbackLabel: string;
-  fallbackName: string;
-  props: Record<string, unknown>;
-}
-
-export interface RelationshipWrite {
-  type: RelationshipType;
-  source: string;
-  target: string;
-}
-
-export class LoadGraphRepository {
+export class LoadGraphRepository implements RelationshipMerge {
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require('assets/merge-assets', 'relationships/merge-relationships', 'assets/set-resolved-facts');
   }

@@ -2,7 +2,7 @@
 // the assets its rows name resolved in one lookup (id, displayName, assetType, assetCategory).
 // A capped, ranked set: at most `limit` rows (default 50, cap 500) and whether more were left out.
 import { BadRequestError, NotFoundError } from '../../platform/errors.js';
-import type { AssetGraphRepository, AssetSummaryRef } from '../assets/asset-graph-repository.js';
+import type { AssetReads, AssetSummaryRef } from '../assets/asset-summary.js';
 import type { InsightGraphRepository } from './insight-graph-repository.js';
 import { DEFAULT_INSIGHT_LIMIT, MAX_INSIGHT_LIMIT, type FeedParameter, type InsightFeed } from './insight-feeds.js';
 import type { FeedRow, InsightStore } from './insight-store.js';
@@ -31,7 +31,7 @@ export class InsightService {
     private readonly feeds: InsightFeed[],
     private readonly graph: InsightGraphRepository,
     private readonly store: InsightStore,
-    private readonly assets: AssetGraphRepository,
+    private readonly assets: AssetReads,
   ) {
     this.byName = new Map(feeds.map((f) => [f.name, f]));
     graph.require(feeds.filter((f) => f.store === 'neo4j').map((f) => f.statement));

@@ -5,8 +5,8 @@
 // in bounded batches.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
-import type { ChangeGraphRepository } from '../changes/change-graph-repository.js';
-import type { AssetName, AssetNameStore } from '../import/asset-name-store.js';
+import type { ChangeRetention } from '../changes/change-retention.js';
+import type { AssetName, AssetNameIndex } from '../import/asset-name.js';
 
 export interface RetentionSummary {
   packagesRemoved: number;
@@ -26,8 +26,8 @@ export class RetentionSweep {
   constructor(
     private readonly db: Database,
     private readonly graph: NeoGraph,
-    private readonly names: AssetNameStore,
-    private readonly changes: ChangeGraphRepository,
+    private readonly names: AssetNameIndex,
+    private readonly changes: ChangeRetention,
     private readonly days: { subAssetDays: number; retiredDays: number },
     private readonly batch = BATCH,
   ) {

@@ -5,52 +5,12 @@
 // and walks on into the next types until it is full. Totals come from the count store where the
 // filter allows (minus the inactive edges, found on each type's active index), otherwise from a
 // count reused while the graph is unchanged.
-import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import type { PageWindow } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
-
-export interface RelationshipFilter {
-  types?: string[];
-  sourceCategories?: string[];
-  targetCategories?: string[];
-  activeOnly: boolean;
-  /** Only edges changed after this time (ISO 8601); retired edges are then listed too, so that a poller learns of them. */
-  updatedAfter?: string;
-}
-
-export interface RelationshipRow {
-  id: string;
-  relationshipType: string;
-  active: boolean;
-  sourceAssetId: string;
-  sourceDisplayName: string;
-  sourceAssetType: string;
-  sourceAssetCategory: string;
-  targetAssetId: string;
-  targetDisplayName: string;
-  targetAssetType: string;
-  targetAssetCategory: string;
-  firstSeenAt: string | null;
-  lastSeenAt: string | null;
-  sources: string[];
-  updatedAt: string | null;
-  /** When no source reported the edge any more: it is gone (listed only to pollers of updatedAfter). */
-  retiredAt: string | null;
-}
-
-type RawRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string, string | null, string | null];
-
-export function toRelationshipRow(raw: RawRow): RelationshipRow {
-  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory, updatedAt, retiredAt] = raw;
-  return {
-    id, relationshipType: type, active: active === true,
-    sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
-    targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
-    firstSeenAt: toIso(firstSeenAt), lastSeenAt: toIso(lastSeenAt), sources: sources ?? [], updatedAt: toIso(updatedAt), retiredAt: toIso(retiredAt),
-  };
-}
+import { toRelationshipRow, type RawRelationshipRow, type RelationshipFilter, type RelationshipReads, type RelationshipRow } from './relationship-row.js';
 
 const PREDICATES = {
   sourceCategories: 's.assetCategory IN $sourceCategories',
@@ -76,10 +36,7 @@ interface StoreCounts {
   inactive: number[] | null;
 }
 
-/** The row key of the list order: the type, then the id. */
-export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
-
-export class RelationshipGraphRepository {
+export class RelationshipGraphRepository implements RelationshipReads {
   private readonly counts: UnchangedGraphCache<number>;
 
   constructor(private readonly graph: NeoGraph) {
@@ -179,7 +136,7 @@ export class RelationshipGraphRepository {
       }
       const seek = i === 0 && seekId !== undefined ? ` AND r.id ${backwards ? '<' : '>'} $seekId` : '';
       const counted = i === 0 && withCounts !== undefined;
-      const raw = await this.graph.read<{ row: RawRow } & StoreCounts>(
+      const raw = await this.graph.read<{ row: RawRelationshipRow } & StoreCounts>(
         counted ? 'relationships/find-relationships-of-type-with-counts' : 'relationships/find-relationships-of-type',
         { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
         { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC', ...(counted ? { counts: withCounts } : {}) },
@@ -198,14 +155,14 @@ export class RelationshipGraphRepository {
     if (assetId !== undefined) {
       const { filters, params } = conjunction({ types: 'type(r) IN $types', updatedAfter: 'r.updatedAt > datetime($updatedAfter)' }, { types: filter.types, updatedAfter: filter.updatedAfter },
         [filter.activeOnly ? 'r.active' : 'true', ...(filter.updatedAfter === undefined ? ['r.retiredAt IS NULL'] : [])]);
-      for await (const rows of this.graph.stream<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(0), limit: all }, { filters }, STREAM_BATCH)) {
+      for await (const rows of this.graph.stream<{ row: RawRelationshipRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(0), limit: all }, { filters }, STREAM_BATCH)) {
         yield rows.map((r) => toRelationshipRow(r.row));
       }
       return;
     }
     const { filters, params } = whereOf(filter);
     for (const type of this.typesOf(filter)) {
-      for await (const rows of this.graph.stream<{ row: RawRow }>('relationships/find-relationships-of-type', { ...params, skip: int(0), limit: all }, { type, filters, dir: 'ASC' }, STREAM_BATCH)) {
+      for await (const rows of this.graph.stream<{ row: RawRelationshipRow }>('relationships/find-relationships-of-type', { ...params, skip: int(0), limit: all }, { type, filters, dir: 'ASC' }, STREAM_BATCH)) {
         yield rows.map((r) => toRelationshipRow(r.row));
       }
     }
@@ -215,7 +172,7 @@ export class RelationshipGraphRepository {
   async ofAsset(assetId: string, filter: { types?: string[]; activeOnly: boolean }, skip: number, limit: number): Promise<{ rows: RelationshipRow[]; total: number }> {
     const { filters, params } = conjunction({ types: 'type(r) IN $types' }, { types: filter.types }, [filter.activeOnly ? 'r.active' : 'true', 'r.retiredAt IS NULL']);
     const [raw, [count]] = await Promise.all([
-      this.graph.read<{ row: RawRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(skip), limit: int(limit) }, { filters }),
+      this.graph.read<{ row: RawRelationshipRow }>('relationships/find-asset-relationships', { ...params, assetId, skip: int(skip), limit: int(limit) }, { filters }),
       this.graph.read<{ total: number }>('relationships/count-asset-relationships', { ...params, assetId }, { filters }),
     ]);
     return { rows: raw.map((r) => toRelationshipRow(r.row)), total: count?.total ?? 0 };

@@ -1,22 +1,18 @@
 // GET /relationships (docs/interface.md §4.5): graph edges only, filtered, paginated with full links (keyset
 // cursors in prev, next and last).
 import { Router } from 'express';
+import { queryOf } from '../../platform/http/api-query.js';
 import { pageEnvelope, pageRequest, pageWindow, windowed } from '../../platform/http/pagination.js';
-import { relationshipKey, type RelationshipGraphRepository } from './relationship-graph-repository.js';
+import { relationshipKey, type RelationshipReads } from './relationship-row.js';
 
 /** Page size of relationship lists: default 200, values above 1000 capped (docs/interface.md §4.5). */
 export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
 
-export function relationshipRouter(relationships: RelationshipGraphRepository): Router {
+export function relationshipRouter(relationships: RelationshipReads): Router {
   return Router().get('/api/v1/relationships', async (req, res) => {
+    const q = queryOf(req, 'listRelationships');
     const request = pageRequest(req.query, RELATIONSHIP_PAGE.default, RELATIONSHIP_PAGE.max);
-    const filter = {
-      types: req.query.type as string[] | undefined,
-      sourceCategories: req.query.sourceCategory as string[] | undefined,
-      targetCategories: req.query.targetCategory as string[] | undefined,
-      activeOnly: (req.query.activeOnly as unknown) !== false,
-      updatedAfter: req.query.updatedAfter as string | undefined,
-    };
+    const filter = { types: q.type, sourceCategories: q.sourceCategory, targetCategories: q.targetCategory, activeOnly: q.activeOnly !== false, updatedAfter: q.updatedAfter };
     // The counts by type give the total, size the last page and place an offset: a page that
     // seeks after or before a cursor, or starts at the first row, reads them with its rows.
     const sumOf = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);

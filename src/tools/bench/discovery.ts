@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import type { Container } from '../../container.js';
 import { emptyObservation, OBSERVED_SCOPES, type HostObservation, type ObservedApplication } from '../../features/discovery/host-observation.js';
 import type { AddressResult } from '../../features/discovery/observation-loader.js';
-import type { RunSummary } from '../../features/discovery/run-store.js';
+import type { RunSummary } from '../../features/discovery/run-record.js';
 import { echoWaitMs } from '../../features/discovery/sweep-connector.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
 import { LoadGraphRepository } from '../../features/import/load-graph-repository.js';

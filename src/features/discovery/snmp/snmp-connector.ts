@@ -2,7 +2,7 @@
 // then bounded walks of the tables the mapping reads. A table cut by the row cap, the host's time
 // budget or an error is recorded and leaves its scope out of `complete`; the rest is kept.
 import type { ConnectorResult, ObservedScope } from '../host-observation.js';
-import type { RunError } from '../run-store.js';
+import type { RunError } from '../run-record.js';
 import type { ScanErrorCode } from '../scan-error-codes.js';
 import { toObservation, type SnmpValue } from './snmp-mapping.js';
 import { COLUMNS, SNMP_SCOPES, SYSTEM, TABLES } from './snmp-mibs.js';

@@ -8,7 +8,7 @@ import type { RevealedCredential } from '../../credentials/credential-service.js
 import { recogniseApplications } from '../application-catalogue.js';
 import { emptyObservation, type ConnectorResult, type HostObservation, type ObservedScope } from '../host-observation.js';
 import type { PinnedKey } from '../host-state-store.js';
-import type { RunError } from '../run-store.js';
+import type { RunError } from '../run-record.js';
 import { networkErrorCode, type ScanErrorCode } from '../scan-error-codes.js';
 import { LINUX_COMMANDS, type LinuxCommand } from './linux-commands.js';
 import {

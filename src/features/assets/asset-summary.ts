@@ -1,0 +1,42 @@
+// An asset as other features see it (a summary, a node, a filter of the list) and the reads they
+// make of assets, apart from the repository that answers them.
+import type { AssetType } from './asset-taxonomy.js';
+
+export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
+
+export interface AssetSummary {
+  id: string;
+  displayName: string;
+  assetType: string;
+  assetCategory: string;
+  status: string;
+}
+
+export interface AssetFilter {
+  types?: string[];
+  categories?: string[];
+  statuses?: string[];
+  sites?: string[];
+  environments?: string[];
+  /** Free text, matched as a substring of display name, host name and FQDN. */
+  q?: string;
+  /** Only assets whose facts or status changed after this time (ISO 8601). */
+  updatedAfter?: string;
+  /** Synthesized rows only: those of this host. */
+  hostId?: string;
+}
+
+export type AssetSummaryRef = Pick<AssetSummary, 'id' | 'displayName' | 'assetType' | 'assetCategory'>;
+
+export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt', 'updatedAt'] as const;
+export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
+export type AssetSort = { field: AssetSortField; direction: 'asc' | 'desc' };
+
+/** The reads of assets that other features make: exports, insights, schema and topology. */
+export interface AssetReads {
+  summaries(ids: string[]): Promise<AssetSummary[]>;
+  /** The custom attribute keys of each of these types in the current data (a type no asset holds keys for is left out). */
+  customAttributeKeys(types: string[]): Promise<Map<string, string[]>>;
+  /** Every asset that passes the filter, in display-name order, in batches. */
+  streamInNameOrder(filter: AssetFilter): AsyncGenerator<AssetNode[]>;
+}

@@ -1,0 +1,51 @@
+// A discovery run as the rest of the service sees it: its record, statuses and errors, and the
+// history other features read (alerts and diagnosis), kept apart from the store that holds them.
+import type { ScanErrorCode } from './scan-error-codes.js';
+
+export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** The statuses of a run that finished with errors: it gets a diagnosis and an alert. */
+export const STATUSES_WITH_ERRORS: readonly RunStatus[] = ['FAILED', 'COMPLETED_WITH_ERRORS'];
+export type RunTrigger = 'MANUAL' | 'SCHEDULED';
+
+export interface RunRecord {
+  id: string;
+  targetId: string | null;
+  targetName: string;
+  trigger: RunTrigger;
+  status: RunStatus;
+  queuedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  progressDone: number;
+  progressTotal: number;
+  hostsResponding: number;
+  assetsCreated: number;
+  assetsUpdated: number;
+  errorCount: number;
+  cancelRequested: boolean;
+  failureReason: string | null;
+  credentialsTried: string[];
+}
+
+export interface RunError {
+  address: string | null;
+  method: string;
+  stage: string;
+  code: ScanErrorCode;
+  message: string;
+}
+
+export interface RunSummary {
+  hostsResponding: number;
+  assetsCreated: number;
+  assetsUpdated: number;
+}
+
+/** The runs other features read: one run, its errors, and the target's earlier runs. */
+export interface RunHistory {
+  find(id: string): Promise<RunRecord | undefined>;
+  earlier(targetId: string, before: Date, limit: number): Promise<RunRecord[]>;
+  errors(runId: string): Promise<RunError[]>;
+  errorCounts(runId: string): Promise<Record<string, number>>;
+}

@@ -1,0 +1,61 @@
+// A relationship row (docs/interface.md §2.5) and the reads other features and the routers make of
+// relationships, apart from the repository that answers them.
+import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import { toIso } from '../../platform/neo4j/neo4j-graph.js';
+import type { RelationshipType } from '../assets/asset-taxonomy.js';
+
+export interface RelationshipFilter {
+  types?: string[];
+  sourceCategories?: string[];
+  targetCategories?: string[];
+  activeOnly: boolean;
+  /** Only edges changed after this time (ISO 8601); retired edges are then listed too, so that a poller learns of them. */
+  updatedAfter?: string;
+}
+
+export interface RelationshipRow {
+  id: string;
+  relationshipType: string;
+  active: boolean;
+  sourceAssetId: string;
+  sourceDisplayName: string;
+  sourceAssetType: string;
+  sourceAssetCategory: string;
+  targetAssetId: string;
+  targetDisplayName: string;
+  targetAssetType: string;
+  targetAssetCategory: string;
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  sources: string[];
+  updatedAt: string | null;
+  /** When no source reported the edge any more: it is gone (listed only to pollers of updatedAfter). */
+  retiredAt: string | null;
+}
+
+/** A relationship as the Cypher statements return it, one column per field. */
+export type RawRelationshipRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string, string | null, string | null];
+
+export function toRelationshipRow(raw: RawRelationshipRow): RelationshipRow {
+  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory, updatedAt, retiredAt] = raw;
+  return {
+    id, relationshipType: type, active: active === true,
+    sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
+    targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
+    firstSeenAt: toIso(firstSeenAt), lastSeenAt: toIso(lastSeenAt), sources: sources ?? [], updatedAt: toIso(updatedAt), retiredAt: toIso(retiredAt),
+  };
+}
+
+/** The row key of the list order: the type, then the id. */
+export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
+
+/** The relationship reads of the routers and the exports. */
+export interface RelationshipReads {
+  /** The number of rows of each type that pass the filter. */
+  countsByType(filter: RelationshipFilter): Promise<Map<RelationshipType, number>>;
+  /** A page through a window that needs no counts to place it, and the counts by type. */
+  pageAndCounts(filter: RelationshipFilter, window: PageWindow): Promise<{ rows: RelationshipRow[]; counts: Map<RelationshipType, number> }>;
+  page(filter: RelationshipFilter, window: PageWindow, counts?: Map<RelationshipType, number>): Promise<RelationshipRow[]>;
+  stream(filter: RelationshipFilter, assetId?: string): AsyncGenerator<RelationshipRow[]>;
+  ofAsset(assetId: string, filter: { types?: string[]; activeOnly: boolean }, skip: number, limit: number): Promise<{ rows: RelationshipRow[]; total: number }>;
+}
