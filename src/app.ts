@@ -10,6 +10,7 @@ import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
 import { graphQueryRouter } from './features/graph-query/graph-query-router.js';
 import { importRouter } from './features/import/import-router.js';
+import { flowRouter } from './features/flows/flow-router.js';
 import { insightRouter } from './features/insights/insight-router.js';
 import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
 import { relationshipRouter } from './features/relationships/relationship-router.js';
@@ -81,6 +82,7 @@ export function buildApp(container: Container): Express {
   base.use(topologyRouter(container.topology));
   base.use(graphQueryRouter(container.graphQueries));
   base.use(insightRouter(container.insights));
+  base.use(flowRouter(container.flowAnalytics));
   base.use(schemaRouter(container.schema));
   base.use(importRouter(container.importer));
   base.use(maintenanceRouter(container.maintenance, container.audit));

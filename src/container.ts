@@ -54,7 +54,11 @@ import { InsightGraphRepository } from './features/insights/insight-graph-reposi
 import { InsightService } from './features/insights/insight-service.js';
 import { InsightStore } from './features/insights/insight-store.js';
 import { FlowDecoder } from './features/flows/decode/flow-decoder.js';
+import { FlowAnalyticsService } from './features/flows/flow-analytics-service.js';
+import { FlowAnalyticsStore } from './features/flows/flow-analytics-store.js';
 import { FlowCollector } from './features/flows/flow-collector.js';
+import { FlowGraphRepository } from './features/flows/flow-graph-repository.js';
+import { FlowInventory } from './features/flows/flow-inventory.js';
 import { FlowStore, type FlowRetention } from './features/flows/flow-store.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
@@ -120,6 +124,9 @@ export interface Container extends AccessServices {
   flowStore: FlowStore;
   flowRetention: FlowRetention;
   flowCollector: FlowCollector;
+  flowAnalytics: FlowAnalyticsService;
+  /** The flow-inventory job's steps (exporter assets, COMMUNICATES_WITH from flows). */
+  flowInventory: FlowInventory;
 }
 
 /** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
@@ -217,6 +224,8 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     },
     logger.child({ module: 'flows' }),
   );
+  const flowAnalyticsStore = new FlowAnalyticsStore(db);
+  const flowGraph = new FlowGraphRepository(graph);
   return {
     ...access,
     assetReadModel,
@@ -260,6 +269,8 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     flowStore,
     flowRetention,
     flowCollector,
+    flowAnalytics: new FlowAnalyticsService(flowAnalyticsStore, identities, assetGraph, flowGraph),
+    flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, assetNames, changeGraph, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),

@@ -133,7 +133,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
     container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
     registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, container.followUp, { concurrency: config.jobsWorkerConcurrency }, logger);
     container.followUp.register();
-    registerFlowJobs(container.scheduler, container.flowStore, container.flowRetention, config.flowsRetentionCron, logger);
+    registerFlowJobs(container.scheduler, container.flowStore, container.flowInventory, container.flowRetention, config.flowsRetentionCron, logger);
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
     if (config.roles.includes('collector')) {

@@ -47,6 +47,7 @@ const ESTATE = {
   fdb: [
     { asset: 'sw', port: 'Gi1/0/1', macAddress: '52:54:00:00:00:02' },
     { asset: 'sw', port: 'Gi1/0/2', macAddress: '52:54:00:00:00:01' },
+    { asset: 'sw', port: 'Gi1/0/3', macAddress: '52:54:00:00:00:09' },
   ],
 };
 
@@ -187,9 +188,10 @@ describe('insight feeds on a crafted estate', () => {
     ]);
   });
 
-  it('unmanaged-port-endpoints: the FDB endpoint that no run scanned successfully, with its switch and port', async () => {
+  it('unmanaged-port-endpoints: the FDB endpoint that no run scanned successfully, with its switch and port, and the MAC that no asset has', async () => {
     expect(await rows('unmanaged-port-endpoints')).toEqual([
       { assets: ['printer-01', 'core-sw'], evidence: { switchPort: 'Gi1/0/1', macAddress: '52:54:00:00:00:02', interfaceName: 'eth0', firstSeenAt: iso(NOW), lastSeenAt: iso(NOW) } },
+      { assets: ['core-sw'], evidence: { switchPort: 'Gi1/0/3', macAddress: '52:54:00:00:00:09', interfaceName: null, firstSeenAt: iso(NOW), lastSeenAt: iso(NOW) } },
     ]);
   });
 

@@ -130,7 +130,7 @@ describe('sub-records', () => {
 
 describe('FDB derivation', () => {
   const nic = (id: string, assetId: string, mac: string) => ({ id, assetId, macAddress: mac });
-  it('keeps access ports, drops ports over the MAC limit and ports that saw a switch MAC', () => {
+  it('keeps access ports, drops ports over the MAC limit and ports that saw a switch MAC; an unknown MAC on an access port is unmatched', () => {
     const byMac = new Map([
       ['aa', [nic('n1', 'h1', 'aa')]],
       ['bb', [nic('n2', 'h2', 'bb')]],
@@ -143,11 +143,13 @@ describe('FDB derivation', () => {
         { switchAssetId: 's', port: 'p2', macAddress: 'cc' },
         { switchAssetId: 's', port: 'p3', macAddress: 'cc' },
         { switchAssetId: 's', port: 'p3', macAddress: 'sw' },
+        { switchAssetId: 's', port: 'p3', macAddress: 'ee' },
+        { switchAssetId: 's', port: 'p4', macAddress: 'dd' },
       ],
       byMac,
       new Set(['sw']),
       1,
     );
-    expect(links).toEqual([{ switchAssetId: 's', port: 'p1', hostInterfaceId: 'n1' }]);
+    expect(links).toEqual({ links: [{ switchAssetId: 's', port: 'p1', hostInterfaceId: 'n1' }], unmatched: [{ switchAssetId: 's', port: 'p4', macAddress: 'dd' }] });
   });
 });

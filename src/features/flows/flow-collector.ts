@@ -6,12 +6,15 @@
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../platform/logger.js';
-import type { FlowDecoder } from './decode/flow-decoder.js';
-import type { FlowRecord } from './decode/flow-record.js';
+import type { ExporterCounters, FlowDecoder } from './decode/flow-decoder.js';
+import type { FlowRecord, InterfaceName } from './decode/flow-record.js';
 import type { FlowStore } from './flow-store.js';
 
 const HOUR_MS = 3_600_000;
 const BUFFERED_BATCHES = 10;
+// Interface names waiting for the next write; more are dropped (exporters announce them again).
+const PENDING_INTERFACE_NAMES = 10_000;
+const COUNTED = ['datagrams', 'flows', 'decodeErrors', 'missingTemplates', 'templatesRefused'] as const;
 
 export interface FlowCollectorOptions {
   bindAddress: string;
@@ -39,6 +42,9 @@ export class FlowCollector {
   private buffer: FlowRecord[] = [];
   private timer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
+  /** The exporters' counters as last written to flow_exporters (the next write adds the difference). */
+  private written = new Map<string, ExporterCounters>();
+  private interfaceNames = new Map<string, InterfaceName>();
   readonly counters: CollectorCounters = { received: 0, stored: 0, outOfWindow: 0, overflow: 0, writeFailed: 0 };
   /** The ports bound, once started. */
   ports?: { netflowPort: number; sflowPort: number };
@@ -83,6 +89,9 @@ export class FlowCollector {
       this.logger.debug('flow datagram dropped', { source, reason: outcome.reason });
       return;
     }
+    for (const name of outcome.datagram.interfaceNames) {
+      if (this.interfaceNames.size < PENDING_INTERFACE_NAMES) this.interfaceNames.set(`${name.exporter}|${name.ifIndex}`, name);
+    }
     for (const flow of outcome.datagram.flows) {
       this.counters.received++;
       if (flow.start < now - this.options.maxAgeMs || flow.start > now + HOUR_MS) this.counters.outOfWindow++;
@@ -105,8 +114,30 @@ export class FlowCollector {
           this.logger.warn('flow batch not written', { flows: batch.length, error });
         }
       }
+      await this.writeExporters();
     });
     return this.writing;
+  }
+
+  /** What each exporter sent since the last write, added to its row (a failed write is tried again next time). */
+  private async writeExporters(): Promise<void> {
+    const now = this.decoder.counters();
+    const deltas = now.flatMap((c) => {
+      const before = this.written.get(c.address);
+      if (before && before.datagrams === c.datagrams) return [];
+      // An exporter the decoder forgot and heard again starts from zero.
+      const base = before && before.datagrams <= c.datagrams ? before : undefined;
+      return [{ ...c, ...Object.fromEntries(COUNTED.map((k) => [k, c[k] - (base?.[k] ?? 0)])) }];
+    });
+    const names = [...this.interfaceNames.values()];
+    if (deltas.length === 0 && names.length === 0) return;
+    try {
+      await this.store.recordExporters(deltas, names);
+      this.written = new Map(now.map((c) => [c.address, c]));
+      this.interfaceNames.clear();
+    } catch (error) {
+      this.logger.warn('flow exporters not written', { error });
+    }
   }
 
   async stop(): Promise<void> {

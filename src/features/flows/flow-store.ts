@@ -5,7 +5,8 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import type { FlowRecord } from './decode/flow-record.js';
+import type { ExporterCounters } from './decode/flow-decoder.js';
+import type { FlowRecord, InterfaceName } from './decode/flow-record.js';
 
 const DAY_MS = 86_400_000;
 const RAW_TABLE = 'flow_records';
@@ -112,6 +113,44 @@ export class FlowStore {
       if (error.code !== '42P07' && error.code !== '23505') throw error;
     });
     this.partitions.add(name);
+  }
+
+  /**
+   * Adds what a collector counted since its last call to each exporter's row (several collectors
+   * add up), and records the interface names exporters announced.
+   */
+  async recordExporters(deltas: ExporterCounters[], names: InterfaceName[]): Promise<void> {
+    if (deltas.length > 0) {
+      await this.pool.query(
+        `INSERT INTO flow_exporters AS e (address, protocol, first_datagram_at, last_datagram_at, datagrams, flows, decode_errors, missing_templates, templates_refused)
+         SELECT address, protocol, at, at, datagrams, flows, errors, missing, refused
+           FROM unnest($1::inet[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
+             AS u(address, protocol, at, datagrams, flows, errors, missing, refused)
+         ON CONFLICT (address) DO UPDATE SET
+           protocol = coalesce(excluded.protocol, e.protocol),
+           last_datagram_at = greatest(e.last_datagram_at, excluded.last_datagram_at),
+           datagrams = e.datagrams + excluded.datagrams,
+           flows = e.flows + excluded.flows,
+           decode_errors = e.decode_errors + excluded.decode_errors,
+           missing_templates = e.missing_templates + excluded.missing_templates,
+           templates_refused = e.templates_refused + excluded.templates_refused`,
+        [
+          deltas.map((d) => d.address), deltas.map((d) => d.protocol ?? null), deltas.map((d) => new Date(d.lastDatagramAt).toISOString()),
+          deltas.map((d) => d.datagrams), deltas.map((d) => d.flows), deltas.map((d) => d.decodeErrors), deltas.map((d) => d.missingTemplates), deltas.map((d) => d.templatesRefused),
+        ],
+      );
+    }
+    if (names.length > 0) {
+      // Names of an exporter not (yet) counted are left for a later announcement.
+      await this.pool.query(
+        `INSERT INTO flow_exporter_interfaces (exporter, if_index, name, updated_at)
+         SELECT u.exporter, u.if_index, left(u.name, 256), now()
+           FROM unnest($1::inet[], $2::bigint[], $3::text[]) AS u(exporter, if_index, name)
+           JOIN flow_exporters e ON e.address = u.exporter
+         ON CONFLICT (exporter, if_index) DO UPDATE SET name = excluded.name, updated_at = now()`,
+        [names.map((n) => n.exporter), names.map((n) => n.ifIndex), names.map((n) => n.name.replace(/\0/g, ''))],
+      );
+    }
   }
 
   /** Drops the partitions whose whole day is older than the table's retention; returns their names. */

@@ -139,7 +139,8 @@ export class SubRecordLoader {
       if (switches.has(nic.assetId)) switchMacs.add(nic.macAddress);
       byMac.set(nic.macAddress, [...(byMac.get(nic.macAddress) ?? []), nic]);
     }
-    const links = fdbLinks(normalised, byMac, switchMacs, this.maxMacsPerAccessPort);
+    const { links, unmatched } = fdbLinks(normalised, byMac, switchMacs, this.maxMacsPerAccessPort);
+    await this.store.replaceUnmatchedMacs([...switches], unmatched, observedAt);
     const portIds = await this.store.interfaceIds(links.map((l) => ({ assetId: l.switchAssetId, name: l.port })), observedAt);
     return links.map((l) => ({
       sourceInterfaceId: portIds.get(portKey(l.switchAssetId, l.port)) as string,

@@ -145,6 +145,21 @@ export class SubRecordStore implements SubRecordRetirement {
     }
   }
 
+  /**
+   * The MACs each switch's forwarding table places on an access port and no known interface has,
+   * as of this read: kept (first_seen_at survives), and those the switches no longer show go.
+   */
+  async replaceUnmatchedMacs(switchIds: string[], rows: { switchAssetId: string; port: string; macAddress: string }[], observedAt: Date): Promise<void> {
+    const unique = lastPerKey(rows, (r) => `${r.switchAssetId}\u0000${r.port}\u0000${r.macAddress}`);
+    for (const chunk of chunks(unique)) {
+      await this.db('fdb_unmatched_macs')
+        .insert(chunk.map((r) => ({ switch_asset_id: r.switchAssetId, port: r.port, mac_address: r.macAddress, first_seen_at: observedAt, last_seen_at: observedAt })))
+        .onConflict(['switch_asset_id', 'port', 'mac_address'])
+        .merge({ last_seen_at: this.db.raw('excluded.last_seen_at') });
+    }
+    for (const ids of chunks(switchIds)) await this.db('fdb_unmatched_macs').whereIn('switch_asset_id', ids).where('last_seen_at', '<', observedAt).delete();
+  }
+
   /** Retire step: the packages a source last reported before `observedAt`, of assets whose package list it read in full. */
   async retirePackages(assetIds: string[], source: string, observedAt: Date): Promise<void> {
     for (const ids of chunks(assetIds)) await this.db('software_packages').whereIn('asset_id', ids).where({ source }).where('last_seen_at', '<', observedAt).delete();

@@ -283,6 +283,27 @@ export interface paths {
      */
     get: operations["getInsightFeed"];
   };
+  "/api/v1/flow/top-talkers": {
+    /**
+     * The addresses that moved the most traffic in a window
+     * @description The addresses that sent (`direction=source`, nfdump's `-s srcip`), received (`destination`, `-s dstip`) or did either (`both`, `-s ip`: each flow counts at both of its ends) the most of `metric` in the window [from, to), best first, at most `limit` rows; when more addresses talked, one last row (`other: true`, no rank, no address) sums the rest. Each row names the asset that holds the address (by the identity index; null for an unknown address) and its share of the window's traffic by the metric (each flow counted once, so with `both` the shares add up to 2). Bytes and packets are estimates: sampled exports are multiplied by their sampling rate. The window is widened to whole minutes and read from the coarsest rollups that cover it (`rollups`): hours from the 1-hour rollup, the edges from the 5-minute and 1-minute ones; a `port` filter reads the 1-minute rollup only, an `interface` filter the 5-minute and 1-minute ones (docs/flows.md). A capped set, not a page: links carry only `first`, the request itself.
+     */
+    get: operations["getFlowTopTalkers"];
+  };
+  "/api/v1/flow/conversations": {
+    /**
+     * The conversations that moved the most traffic in a window
+     * @description Conversations in the window [from, to), best by `metric`, at most `limit` rows, the rest summed into one last row (`other: true`). A conversation is a source address, a destination address and an IP protocol (nfdump's `-A srcip,dstip,proto -s record`); with `ports=true` also both ports (`-A srcip,dstip,srcport,dstport,proto`), read from the 1-minute rollup only. `direction=source` keeps each direction apart as exporters report it; `both` puts the two directions of a pair in one row, its ends in address order. Each end names the asset that holds its address and, with ports, the discovered service of that asset listening on the port (TCP and UDP). Window, rollups, shares and estimates as in GET /api/v1/flow/top-talkers. A capped set: links carry only `first`.
+     */
+    get: operations["getFlowConversations"];
+  };
+  "/api/v1/flow/exporters": {
+    /**
+     * The flow exporters, most recently heard first
+     * @description Every address that sent NetFlow, IPFIX or sFlow to a collector of this service, most recently heard first: its protocol, first and last datagram, counters added up over every collector (datagrams, flows decoded, datagrams dropped as malformed, data sets whose template was unknown, templates refused at the cap), its rates over the five whole minutes before now, the interface names it announced (at most 1,000, lowest ifIndex first), its FLOW_EXPORTER asset and the host or network device at its address that the asset RUNS_ON (both null until the flow-inventory job, every five minutes, loaded them).
+     */
+    get: operations["listFlowExporters"];
+  };
   "/api/v1/graph/query": {
     /**
      * Run a read-only Cypher query on the inventory graph
@@ -1882,7 +1903,7 @@ export interface components {
        */
       assets: number;
     };
-    /** @description unmanaged-port-endpoints: the endpoint, then the switch. */
+    /** @description unmanaged-port-endpoints: the endpoint (when an asset has the MAC), then the switch. */
     UnmanagedPortEndpointEvidence: {
       /**
        * @description The switch port whose forwarding table holds the MAC.
@@ -1892,10 +1913,10 @@ export interface components {
       /** @example 00:50:56:8a:3b:21 */
       macAddress: string | null;
       /**
-       * @description The endpoint's interface with that MAC.
-       * @example Gi1/0/24
+       * @description The endpoint's interface with that MAC; null when no known interface has it (an unmanaged MAC: the row names only the switch).
+       * @example eth0
        */
-      interfaceName: string;
+      interfaceName: string | null;
       /**
        * Format: date-time
        * @example 2026-03-02T08:15:40.000Z
@@ -2449,6 +2470,194 @@ export interface components {
        */
       updatedAt: string | null;
     };
+    /** @description The window's traffic, each flow once (bytes and packets are estimates when sampled). */
+    FlowTotals: {
+      /** @example 1843200 */
+      bytes: number;
+      /** @example 1420 */
+      packets: number;
+      /** @example 37 */
+      flows: number;
+    };
+    /** @description What both flow rankings carry beside their `data`. */
+    FlowRankedSet: {
+      /** @description The window read, [from, to), widened to whole minutes. */
+      window: {
+        /**
+         * Format: date-time
+         * @example 2026-11-25T08:00:00.000Z
+         */
+        from: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-25T09:00:00.000Z
+         */
+        to: string;
+      };
+      /** @description The rollup tables the window was read from, in the order of the parts of the window they answered. */
+      rollups: ("flow_rollup_1h" | "flow_rollup_5m" | "flow_rollup_1m")[];
+      /** @enum {string} */
+      metric: "bytes" | "packets" | "flows";
+      /**
+       * @description The limit applied.
+       * @example 10
+       */
+      limit: number;
+      /** @description true when more groups talked than limit: the last row then sums them (other: true). */
+      capped: boolean;
+      total: components["schemas"]["FlowTotals"];
+      links: {
+        /**
+         * Format: uri
+         * @description The request as sent (a capped set has no other page).
+         * @example https://inventory.example.com/api/v1/flow/top-talkers?limit=10
+         */
+        first: string;
+      };
+    };
+    /** @description The asset that holds the address by the identity index; null when none does. */
+    FlowAsset: {
+      /** @example 3f2b8c1e-9d4a-4e7b-8a6c-5d1e2f3a4b5c */
+      id: string;
+      /** @example web-01 */
+      displayName: string;
+      /** @example SERVER */
+      assetType: string;
+      /** @example HOST */
+      assetCategory: string;
+    } | null;
+    FlowTalker: {
+      /**
+       * @description 1 for the first row; null on the "other" row.
+       * @example 1
+       */
+      rank: number | null;
+      /** @description true on the last row that sums the addresses beyond limit. */
+      other: boolean;
+      /**
+       * @description null on the "other" row.
+       * @example 10.20.1.15
+       */
+      address: string | null;
+      asset: components["schemas"]["FlowAsset"];
+      /** @example 1843200 */
+      bytes: number;
+      /** @example 1420 */
+      packets: number;
+      /** @example 37 */
+      flows: number;
+      /**
+       * @description The row's part of the window's total by the metric (0 to 1).
+       * @example 0.42
+       */
+      share: number;
+    };
+    /** @description One end of a conversation; null on the "other" row. */
+    FlowConversationEnd: ({
+      /** @example 10.20.1.15 */
+      address: string;
+      /**
+       * @description With ports=true: the port (0 when the protocol has none); else null.
+       * @example 443
+       */
+      port: number | null;
+      asset: components["schemas"]["FlowAsset"];
+      /**
+       * @description With ports=true: the discovered service of the end's asset that listens on the port (TCP, UDP); else null.
+       * @example nginx
+       */
+      service: string | null;
+    }) | null;
+    FlowConversation: {
+      /**
+       * @description 1 for the first row; null on the "other" row.
+       * @example 1
+       */
+      rank: number | null;
+      /** @description true on the last row that sums the conversations beyond limit. */
+      other: boolean;
+      /**
+       * @description IP protocol number; null on the "other" row.
+       * @example 6
+       */
+      protocol: number | null;
+      source: components["schemas"]["FlowConversationEnd"];
+      destination: components["schemas"]["FlowConversationEnd"];
+      /** @example 1843200 */
+      bytes: number;
+      /** @example 1420 */
+      packets: number;
+      /** @example 37 */
+      flows: number;
+      /**
+       * @description The row's part of the window's total by the metric (0 to 1).
+       * @example 0.42
+       */
+      share: number;
+    };
+    FlowExporter: {
+      /**
+       * @description The address it sends from.
+       * @example 10.20.1.15
+       */
+      address: string;
+      /**
+       * @description The protocol of its latest decoded datagram.
+       * @example netflow-v9
+       * @enum {string|null}
+       */
+      protocol: "netflow-v5" | "netflow-v9" | "ipfix" | "sflow-v5" | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-20T06:00:02.118Z
+       */
+      firstDatagramAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-25T08:59:58.402Z
+       */
+      lastDatagramAt: string;
+      /** @example 182340 */
+      datagrams: number;
+      /**
+       * @description Flow records decoded.
+       * @example 37
+       */
+      flows: number;
+      /**
+       * @description Datagrams dropped as malformed, truncated or of an unknown version.
+       * @example 0
+       */
+      decodeErrors: number;
+      /**
+       * @description Data sets skipped because their template was unknown.
+       * @example 2
+       */
+      missingTemplates: number;
+      /**
+       * @description Templates refused because the exporter held its cap.
+       * @example 0
+       */
+      templatesRefused: number;
+      /** @description Over the five whole minutes before now (flows by their start; estimates when sampled). */
+      rates: {
+        /** @example 41.7 */
+        flowsPerSecond: number;
+        /** @example 1260.5 */
+        packetsPerSecond: number;
+        /** @example 10342000 */
+        bitsPerSecond: number;
+      };
+      asset: components["schemas"]["FlowAsset"];
+      device: components["schemas"]["FlowAsset"];
+      /** @description Interface names it announced in options records, lowest ifIndex first. */
+      interfaces: {
+          /** @example 3 */
+          ifIndex: number;
+          /** @example Gi0/1 */
+          name: string;
+        }[];
+    };
   };
   responses: {
     /** @description The representation has not changed since the one whose ETag the request sent in If-None-Match; no body. */
@@ -2629,6 +2838,56 @@ export interface components {
      * @example 50
      */
     Size?: number;
+    /**
+     * @description Start of the window (included; widened down to the minute), ISO 8601, years 0001 to 9999. Default one hour before `to`. A window spans at most 400 days.
+     * @example 2026-11-25T08:00:00Z
+     */
+    FlowFrom?: string;
+    /**
+     * @description End of the window (excluded; widened up to the minute), ISO 8601, before 9999-12-31T23:59:00Z. Default now.
+     * @example 2026-11-25T09:00:00Z
+     */
+    FlowTo?: string;
+    /**
+     * @description What to rank by (bytes and packets are estimates when sampled; flows counts flow records).
+     * @example bytes
+     */
+    FlowMetric?: "bytes" | "packets" | "flows";
+    /**
+     * @description The most ranked rows (values above 100 are lowered to 100); the rest are summed into one "other" row.
+     * @example 10
+     */
+    FlowLimit?: number;
+    /**
+     * @description Only flows of this exporter, by its FLOW_EXPORTER asset id or its address (GET /api/v1/flow/exporters).
+     * @example 10.20.0.1
+     */
+    FlowExporter?: string;
+    /**
+     * @description Only flows that entered or left an exporter by this interface (SNMP ifIndex).
+     * @example 3
+     */
+    FlowInterface?: number;
+    /**
+     * @description Only flows of this IP protocol number (6 TCP, 17 UDP, 1 ICMP, ...).
+     * @example 6
+     */
+    FlowProtocol?: number;
+    /**
+     * @description Only flows with this source or destination port.
+     * @example 443
+     */
+    FlowPort?: number;
+    /**
+     * @description Only flows with an end at an asset of this site (its addresses by the identity index; the first 10,000 assets of the site).
+     * @example paris
+     */
+    FlowSite?: string;
+    /**
+     * @description Only flows with an end at this asset (its addresses by the identity index).
+     * @example 3f2b8c1e-9d4a-4e7b-8a6c-5d1e2f3a4b5c
+     */
+    FlowAsset?: string;
   };
   requestBodies: never;
   headers: never;
@@ -3798,6 +4057,115 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * The addresses that moved the most traffic in a window
+   * @description The addresses that sent (`direction=source`, nfdump's `-s srcip`), received (`destination`, `-s dstip`) or did either (`both`, `-s ip`: each flow counts at both of its ends) the most of `metric` in the window [from, to), best first, at most `limit` rows; when more addresses talked, one last row (`other: true`, no rank, no address) sums the rest. Each row names the asset that holds the address (by the identity index; null for an unknown address) and its share of the window's traffic by the metric (each flow counted once, so with `both` the shares add up to 2). Bytes and packets are estimates: sampled exports are multiplied by their sampling rate. The window is widened to whole minutes and read from the coarsest rollups that cover it (`rollups`): hours from the 1-hour rollup, the edges from the 5-minute and 1-minute ones; a `port` filter reads the 1-minute rollup only, an `interface` filter the 5-minute and 1-minute ones (docs/flows.md). A capped set, not a page: links carry only `first`, the request itself.
+   */
+  getFlowTopTalkers: {
+    parameters: {
+      query?: {
+        from?: components["parameters"]["FlowFrom"];
+        to?: components["parameters"]["FlowTo"];
+        metric?: components["parameters"]["FlowMetric"];
+        limit?: components["parameters"]["FlowLimit"];
+        /**
+         * @description Rank by what an address sent (source), received (destination), or both.
+         * @example source
+         */
+        direction?: "source" | "destination" | "both";
+        exporter?: components["parameters"]["FlowExporter"];
+        interface?: components["parameters"]["FlowInterface"];
+        protocol?: components["parameters"]["FlowProtocol"];
+        port?: components["parameters"]["FlowPort"];
+        site?: components["parameters"]["FlowSite"];
+        asset?: components["parameters"]["FlowAsset"];
+      };
+    };
+    responses: {
+      /** @description The ranked addresses. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["FlowRankedSet"] & {
+            data: components["schemas"]["FlowTalker"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * The conversations that moved the most traffic in a window
+   * @description Conversations in the window [from, to), best by `metric`, at most `limit` rows, the rest summed into one last row (`other: true`). A conversation is a source address, a destination address and an IP protocol (nfdump's `-A srcip,dstip,proto -s record`); with `ports=true` also both ports (`-A srcip,dstip,srcport,dstport,proto`), read from the 1-minute rollup only. `direction=source` keeps each direction apart as exporters report it; `both` puts the two directions of a pair in one row, its ends in address order. Each end names the asset that holds its address and, with ports, the discovered service of that asset listening on the port (TCP and UDP). Window, rollups, shares and estimates as in GET /api/v1/flow/top-talkers. A capped set: links carry only `first`.
+   */
+  getFlowConversations: {
+    parameters: {
+      query?: {
+        from?: components["parameters"]["FlowFrom"];
+        to?: components["parameters"]["FlowTo"];
+        metric?: components["parameters"]["FlowMetric"];
+        limit?: components["parameters"]["FlowLimit"];
+        /**
+         * @description source: one row per direction, as exported; both: one row per pair of ends.
+         * @example both
+         */
+        direction?: "source" | "both";
+        /**
+         * @description Tell conversations apart by their ports too (1-minute rollup).
+         * @example true
+         */
+        ports?: boolean;
+        exporter?: components["parameters"]["FlowExporter"];
+        interface?: components["parameters"]["FlowInterface"];
+        protocol?: components["parameters"]["FlowProtocol"];
+        port?: components["parameters"]["FlowPort"];
+        site?: components["parameters"]["FlowSite"];
+        asset?: components["parameters"]["FlowAsset"];
+      };
+    };
+    responses: {
+      /** @description The ranked conversations. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["FlowRankedSet"] & {
+            data: components["schemas"]["FlowConversation"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * The flow exporters, most recently heard first
+   * @description Every address that sent NetFlow, IPFIX or sFlow to a collector of this service, most recently heard first: its protocol, first and last datagram, counters added up over every collector (datagrams, flows decoded, datagrams dropped as malformed, data sets whose template was unknown, templates refused at the cap), its rates over the five whole minutes before now, the interface names it announced (at most 1,000, lowest ifIndex first), its FLOW_EXPORTER asset and the host or network device at its address that the asset RUNS_ON (both null until the flow-inventory job, every five minutes, loaded them).
+   */
+  listFlowExporters: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+      };
+    };
+    responses: {
+      /** @description A page of exporters. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PageEnvelope"] & {
+            data: components["schemas"]["FlowExporter"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
       503: components["responses"]["ServiceUnavailable"];
     };
   };

@@ -1,9 +1,12 @@
 // Flow ingest: NetFlow v9 datagrams (30 records each, 5,000 hosts talking on a few ports) decoded
 // and stored by the collector's own path (decoder, batches, COPY, rollup upserts) on one Node
 // core, PostgreSQL in its own processes; then the disk bytes each stored flow costs (raw
-// partitions and rollups together). Top-talkers latency waits for the /flow endpoints.
+// partitions and rollups together); then the latency of top talkers (the service call behind GET
+// /flow/top-talkers) over the last hour and the last 24 hours of rollups as 10,000 flows/s fill them.
+import type { Container } from '../../container.js';
+import type { FlowRecord } from '../../features/flows/decode/flow-record.js';
 import { FLOW_TABLES } from '../../features/flows/flow-store.js';
-import { elapsedMs, int, machine, withDataDir, withStores, writeSection } from './support.js';
+import { elapsedMs, int, machine, median, percentile, withDataDir, withStores, writeSection } from './support.js';
 
 const RECORDS_PER_DATAGRAM = 30;
 const HOSTS = 5000;
@@ -55,6 +58,56 @@ function dataDatagram(seed: number, now: number): Buffer {
   return datagram;
 }
 
+// The rollups of 10,000 flows/s among the same 5,000 hosts, written straight into the tables (a day
+// of ingest would take a day): flows per bucket add up to 10,000/s; the rows per bucket are how many
+// distinct keys each rollup keeps, an assumption stated in the section. The finer rollups are
+// filled where the windows of the last hour and of the last 24 hours read them: at both their ends.
+const FLOWS_PER_SECOND = 10_000;
+const SYNTHETIC: { table: string; bucketMs: number; rows: number; hoursAgo: [number, number][]; ports: boolean; interfaces: boolean }[] = [
+  { table: 'flow_rollup_1h', bucketMs: 3_600_000, rows: 100_000, hoursAgo: [[25, 0]], ports: false, interfaces: false },
+  { table: 'flow_rollup_5m', bucketMs: 300_000, rows: 50_000, hoursAgo: [[25, 23], [2, 0]], ports: false, interfaces: true },
+  { table: 'flow_rollup_1m', bucketMs: 60_000, rows: 50_000, hoursAgo: [[24.2, 23.8], [1.2, 0]], ports: true, interfaces: true },
+];
+const LATENCY_RUNS = 15;
+
+/** One flow on a day, so that the collector's store makes that day's partitions. */
+const dayFlow = (at: number): FlowRecord => ({
+  exporter: '192.0.2.2', observationDomain: 0, start: at, end: at, srcAddr: '10.0.0.1', dstAddr: '10.0.0.2', srcPort: 1, dstPort: 2,
+  protocol: 6, tcpFlags: 0, tos: 0, bytes: 1, packets: 1, samplingRate: 1, inputInterface: 0, outputInterface: 0,
+});
+
+async function fillRollups(container: Container, now: number): Promise<void> {
+  for (let day = now - 26 * 3_600_000; day <= now + 86_400_000; day += 86_400_000) await container.flowStore.write([dayFlow(day)]);
+  for (const t of SYNTHETIC) for (const [fromHours, toHours] of t.hoursAgo) {
+    const first = Math.floor((now - fromHours * 3_600_000) / t.bucketMs) * t.bucketMs;
+    const last = Math.floor((now - toHours * 3_600_000) / t.bucketMs) * t.bucketMs;
+    const flowsPerRow = Math.round((FLOWS_PER_SECOND * t.bucketMs) / 1000 / t.rows);
+    // Key columns unique per bucket: source r mod 5,000, destination shifted by r div 5,000.
+    await container.db.raw(
+      `INSERT INTO ${t.table} (bucket, exporter, ${t.interfaces ? 'input_interface, output_interface, ' : ''}src_addr, dst_addr, protocol, ${t.ports ? 'src_port, dst_port, ' : ''}bytes, packets, flows)
+       SELECT b, '192.0.2.1', ${t.interfaces ? '1 + r % 48, 49, ' : ''}CAST('10.0.0.0' AS inet) + r % ?, CAST('10.0.0.0' AS inet) + (r / ? + r) % ?, 6, ${t.ports ? '32768 + r % 28000, 443, ' : ''}
+              ? * (64 + (r * 7919) % 1400), ? * (1 + r % 20), ?
+         FROM generate_series(CAST(? AS timestamptz), CAST(? AS timestamptz), CAST(? AS interval)) AS b, generate_series(0, ? - 1) AS r
+       ON CONFLICT DO NOTHING`,
+      [HOSTS, HOSTS, HOSTS, flowsPerRow, flowsPerRow, flowsPerRow, new Date(first).toISOString(), new Date(last).toISOString(), `${t.bucketMs / 1000} seconds`, t.rows],
+    );
+  }
+  await container.db.raw(`ANALYZE ${SYNTHETIC.map((t) => t.table).join(', ')}`);
+}
+
+/** Median and p99 of top talkers over the hours before now, after two warm-up calls. */
+async function topTalkersLatency(container: Container, hours: number): Promise<string> {
+  const samples: number[] = [];
+  for (let i = 0; i < LATENCY_RUNS + 2; i++) {
+    const to = new Date();
+    const from = new Date(to.getTime() - hours * 3_600_000);
+    const start = process.hrtime.bigint();
+    await container.flowAnalytics.topTalkers({ from: from.toISOString(), to: to.toISOString() });
+    if (i >= 2) samples.push(elapsedMs(start));
+  }
+  return `${median(samples).toFixed(1)} / ${percentile(samples, 0.99).toFixed(1)} ms`;
+}
+
 export async function flowsBench({ flows }: { flows: number }): Promise<void> {
   await withDataDir((dataDir) =>
     withStores(dataDir, async (container) => {
@@ -77,6 +130,9 @@ export async function flowsBench({ flows }: { flows: number }): Promise<void> {
         [FLOW_TABLES],
       );
       const diskBytes = Number(rows[0].bytes);
+      await fillRollups(container, Date.now());
+      const hour = await topTalkersLatency(container, 1);
+      const day = await topTalkersLatency(container, 24);
       const lines = [
         '## Flow ingest',
         '',
@@ -89,6 +145,13 @@ export async function flowsBench({ flows }: { flows: number }): Promise<void> {
         `| flows stored | ${int(stored)} (dropped: ${int(collector.counters.overflow + collector.counters.writeFailed)}) |`,
         `| sustained ingest | ${int(stored / seconds)} flows/s |`,
         `| disk per flow (raw + rollups, indexes included) | ${(diskBytes / stored).toFixed(1)} bytes |`,
+        '',
+        `Top talkers (top 10 by bytes, the service call behind GET /flow/top-talkers, median / p99 of ${LATENCY_RUNS}) over rollups as ${int(FLOWS_PER_SECOND)} flows/s fill them: ${SYNTHETIC.map((t) => `${t.table} ${int(t.rows)} rows per bucket from ${t.hoursAgo.map(([a, b]) => `${a} to ${b} h ago`).join(' and ')}`).join('; ')}.`,
+        '',
+        '| window | latency |',
+        '|---|---|',
+        `| last hour | ${hour} |`,
+        `| last 24 hours | ${day} |`,
       ];
       writeSection('flows', lines.join('\n'));
       console.log(lines.join('\n'));

@@ -1,0 +1,97 @@
+// What the flows tell the inventory, run by the flow-inventory job (periodic, bounded; never per
+// packet): each exporter becomes a FLOW_EXPORTER asset through the import path (identity, facts,
+// graph), linked by RUNS_ON to the host or network device at its address; and the pairs of
+// known assets that talked both ways in the last window add or refresh COMMUNICATES_WITH edges
+// (source `flow`) carrying the flow evidence.
+import type { Category } from '../assets/asset-taxonomy.js';
+import { factValues } from '../import/asset-facts.js';
+import type { IdentityLookup } from '../import/asset-identity.js';
+import type { BundleAsset, ImportService } from '../import/import-service.js';
+import type { RelationshipMerge, RelationshipWrite } from '../import/graph-writes.js';
+import { assetsAtAddresses } from './address-assets.js';
+import type { FlowAnalyticsStore } from './flow-analytics-store.js';
+import type { CommunicationEvidence, FlowGraphRepository } from './flow-graph-repository.js';
+
+export const FLOW_SOURCE = 'flow';
+const FLOW_ACTOR = { kind: 'SYSTEM' as const, name: 'flows' };
+const HOUR_MS = 3_600_000;
+/** Exporters loaded per run; more wait for the next run. */
+const EXPORTERS_PER_RUN = 500;
+/** The conversations a run reads: the last 15 minutes of the 1-minute rollup, the 10,000 biggest pairs. */
+export const COMMUNICATION_WINDOW_MS = 15 * 60_000;
+const PAIRS_PER_RUN = 10_000;
+/** What an exporter runs on: the categories an exporter's address may name. */
+const EXPORTING_CATEGORIES = new Set<Category>(['HOST', 'NETWORK_DEVICE']);
+const PROTOCOL_NAMES: Record<string, string> = { 'netflow-v5': 'NetFlow v5', 'netflow-v9': 'NetFlow v9', ipfix: 'IPFIX', 'sflow-v5': 'sFlow v5' };
+
+/** The name a FLOW_EXPORTER is known by (its identity, the NAME_IN_PARENT rule of a root asset). */
+export const exporterName = (address: string) => `Flow exporter ${address}`;
+
+export class FlowInventory {
+  constructor(
+    private readonly store: FlowAnalyticsStore,
+    private readonly importer: ImportService,
+    private readonly identities: IdentityLookup,
+    private readonly load: RelationshipMerge,
+    private readonly graph: FlowGraphRepository,
+  ) {}
+
+  async run(now = Date.now()): Promise<{ exporters: number; communications: number }> {
+    return { exporters: await this.loadExporters(now), communications: await this.loadCommunications(now) };
+  }
+
+  /**
+   * New exporters, and once an hour those still sending, become (or refresh) their FLOW_EXPORTER
+   * asset. Its address is kept as an attribute, not as an IP_ADDRESS identifier: that identifier
+   * belongs to the device at the address, which flow ends resolve to.
+   */
+  async loadExporters(now: number): Promise<number> {
+    const exporters = await this.store.exportersToSync(new Date(now - HOUR_MS), EXPORTERS_PER_RUN);
+    if (exporters.length === 0) return 0;
+    const observedAt = new Date(now).toISOString();
+    const assets: BundleAsset[] = exporters.map((e) => ({
+      key: e.address,
+      assetType: 'FLOW_EXPORTER',
+      displayName: exporterName(e.address),
+      customAttributes: { exporterAddress: e.address, ...(e.protocol ? { protocol: PROTOCOL_NAMES[e.protocol] ?? e.protocol } : {}) },
+    }));
+    const factSets = new Map(assets.map((a) => [a.key, [{ source: FLOW_SOURCE, values: factValues(a) }]]));
+    const imported = await this.importer.import(FLOW_ACTOR, { source: FLOW_SOURCE, observedAt, assets }, { factSets });
+    const ids = new Map(imported.assets.map((a) => [a.key, a.id]));
+    const devices = await assetsAtAddresses(this.identities, exporters.map((e) => e.address));
+    const links = exporters.flatMap((e) => {
+      const device = devices.get(e.address);
+      return device && EXPORTING_CATEGORIES.has(device.category) ? [{ address: e.address, assetId: ids.get(e.address) as string, deviceAssetId: device.assetId }] : [];
+    });
+    await this.load.mergeRelationships(links.map((l) => ({ type: 'RUNS_ON', source: l.assetId, target: l.deviceAssetId })), FLOW_SOURCE, observedAt);
+    const linked = new Map(links.map((l) => [l.address, l.deviceAssetId]));
+    await this.store.setExporterAssets(exporters.map((e) => ({ address: e.address, assetId: ids.get(e.address) as string, deviceAssetId: linked.get(e.address) ?? null })), new Date(now));
+    return exporters.length;
+  }
+
+  /** COMMUNICATES_WITH from client to server for each pair of known assets that talked both ways in the window. */
+  async loadCommunications(now: number): Promise<number> {
+    const to = Math.floor(now / 60_000) * 60_000;
+    const from = to - COMMUNICATION_WINDOW_MS;
+    const pairs = await this.store.communicationPairs(new Date(from), new Date(to), PAIRS_PER_RUN);
+    const assets = await assetsAtAddresses(this.identities, pairs.flatMap((p) => [p.client, p.server]));
+    const edges = new Map<string, CommunicationEvidence>();
+    for (const p of pairs) {
+      const source = assets.get(p.client)?.assetId;
+      const target = assets.get(p.server)?.assetId;
+      if (!source || !target || source === target) continue;
+      // Several addresses of one asset: their traffic adds up on one edge.
+      const key = `${source}>${target}`;
+      const edge = edges.get(key);
+      const first = p.firstSeenAt.toISOString();
+      const last = p.lastSeenAt.toISOString();
+      if (!edge) edges.set(key, { source, target, bytes: p.bytes, packets: p.packets, flows: p.flows, firstSeenAt: first, lastSeenAt: last });
+      else Object.assign(edge, { bytes: edge.bytes + p.bytes, packets: edge.packets + p.packets, flows: edge.flows + p.flows, firstSeenAt: first < edge.firstSeenAt ? first : edge.firstSeenAt, lastSeenAt: last > edge.lastSeenAt ? last : edge.lastSeenAt });
+    }
+    const rows = [...edges.values()];
+    const writes: RelationshipWrite[] = rows.map((r) => ({ type: 'COMMUNICATES_WITH', source: r.source, target: r.target }));
+    await this.load.mergeRelationships(writes, FLOW_SOURCE, new Date(now).toISOString());
+    await this.graph.setCommunicationEvidence(rows, { from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+    return rows.length;
+  }
+}
