@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import type { operations } from './api-types.js';
 
-export type OperationId = keyof operations;
+type OperationId = keyof operations;
 
 /** One operation's query; for several, the union of their queries. */
 type QueryOf<O extends OperationId> = O extends OperationId ? (operations[O] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never) : never;
