@@ -3,7 +3,9 @@
 # launcher); Chromium (the web UI's browser tests, driven by playwright-core: no browser is
 # downloaded); the discovery peers: OpenSSH's sshd, net-snmp's snmpd and tools, lldpd, redis-server,
 # sudo, iproute2 (network namespaces), nftables (a host that filters TCP), ping (the ICMP sweep),
-# procps and perl (the lab hosts' init); Go and govmomi's sources (the vCenter simulator). Installed when
+# procps and perl (the lab hosts' init), virsh (libvirt-clients: its built-in test driver is the
+# libvirt host of the LIBVIRT tests), podman and busybox-static (a container and its image on a lab
+# host, for the CONTAINERS tests); Go and govmomi's sources (the vCenter simulator). Installed when
 # missing and we are root; otherwise named in a clear message (the peer tests then say they did
 # not run; Java and Maven are required).
 set -euo pipefail
@@ -25,6 +27,9 @@ command -v ip >/dev/null 2>&1 || peers+=(iproute2)
 [ -x /usr/bin/ping ] || peers+=(iputils-ping)
 command -v ps >/dev/null 2>&1 || peers+=(procps)
 command -v perl >/dev/null 2>&1 || peers+=(perl)
+[ -x /usr/bin/virsh ] || peers+=(libvirt-clients)
+[ -x /usr/bin/podman ] || peers+=(podman)
+[ -x /bin/busybox ] || peers+=(busybox-static)
 # The vCenter simulator (tools/vcsim): govmomi's simulator package, built with Debian's Go.
 command -v go >/dev/null 2>&1 || peers+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/vmware/govmomi/simulator ] || peers+=(golang-github-vmware-govmomi-dev)

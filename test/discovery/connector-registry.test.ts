@@ -29,7 +29,9 @@ describe('the connector registry', () => {
     expect(credentialKindsOf('SSH')).toEqual(['SSH_KEY', 'SSH_PASSWORD']);
     expect(credentialKindsOf('SNMP')).toEqual(['SNMP_V3', 'SNMP_V2C']);
     expect(credentialKindsOf('VCENTER')).toEqual(['HTTP_BASIC']);
-    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, c.defaultPort]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443 });
+    expect(credentialKindsOf('LIBVIRT')).toEqual(['SSH_KEY', 'SSH_PASSWORD']);
+    expect(credentialKindsOf('CONTAINERS')).toEqual(['SSH_KEY', 'SSH_PASSWORD']);
+    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, c.defaultPort]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22 });
   });
 
   it('names only error codes that exist', () => {

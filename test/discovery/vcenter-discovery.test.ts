@@ -5,6 +5,7 @@
 // certificate checked and pinned.
 import { Vim25Session, moRef, text, asRef } from '../../src/features/discovery/connectors/vcenter/vim25-session.js';
 import type { ApiClient } from '../support/api-client.js';
+import { scanToEnd } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -67,16 +68,7 @@ describeVcsim('discovery of a vCenter (govmomi simulator)', () => {
     await vc?.stop();
   });
 
-  const scan = async (id: string) => {
-    const queued = await api.post(`/api/v1/discovery/targets/${id}/scan`);
-    expect(queued.status).toBe(202);
-    for (let i = 0; i < 1200; i++) {
-      const run = (await api.get(`/api/v1/discovery/runs/${queued.body.data.id}`)).body.data;
-      if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error('the run did not finish');
-  };
+  const scan = (id: string) => scanToEnd(api, id);
   const assets = async (): Promise<AssetRow[]> => {
     const res = await api.get(`/api/v1/assets?type=${VIRTUAL_TYPES}&size=1000`);
     expect(res.status).toBe(200);

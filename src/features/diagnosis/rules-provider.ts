@@ -314,6 +314,80 @@ export const RULES: Record<ScanErrorCode, Rule> = {
     ],
     confidence: 'MEDIUM',
   },
+  LIBVIRT_NOT_INSTALLED: {
+    summary: 'The host was expected to be a libvirt host, but it has no virsh: its domains were not read.',
+    causes: [
+      'libvirt-clients (virsh) is not installed, or not on the PATH of the scan account.',
+      'The host is no longer a hypervisor.',
+    ],
+    actions: [
+      'Run command -v virsh on the host as the scan account.',
+      'Install libvirt-clients on the host (apt-get install libvirt-clients), or take LIBVIRT off the target.',
+    ],
+    confidence: 'HIGH',
+  },
+  LIBVIRT_UNREACHABLE: {
+    summary: "virsh on the host could not connect to the target's libvirt URI: its domains were not read.",
+    causes: [
+      'libvirtd (or virtqemud) is not running on the host.',
+      'The scan account may not open the read-only socket (/var/run/libvirt/libvirt-sock-ro).',
+      "The target's settings.LIBVIRT.uri names another driver or host than the one there.",
+    ],
+    actions: [
+      'Run virsh -r -c URI uri on the host as the scan account; read its error.',
+      'Start libvirtd, or give the account access to the read-only socket (unix_sock_ro_perms).',
+      "Correct the target's settings.LIBVIRT.uri (qemu:///system by default).",
+    ],
+    confidence: 'MEDIUM',
+  },
+  LIBVIRT_READ_INCOMPLETE: {
+    summary: 'Part of the libvirt host could not be read: what was read is kept, nothing was retired.',
+    causes: [
+      'A domain, network or pool went away while it was being read.',
+      'libvirtd stopped or was restarted during the read.',
+    ],
+    actions: [
+      'Scan again: a domain that went away is then simply gone.',
+      'If it persists, run virsh -r list --all on the host as the scan account and read its errors.',
+    ],
+    confidence: 'MEDIUM',
+  },
+  CONTAINER_RUNTIME_NOT_INSTALLED: {
+    summary: 'The host was expected to run containers, but it has neither docker nor podman: none were read.',
+    causes: [
+      'docker or podman is not installed, or not on the PATH of the scan account.',
+      'The host no longer runs containers.',
+    ],
+    actions: [
+      'Run command -v docker podman on the host as the scan account.',
+      'Take CONTAINERS off the target if the host runs no containers.',
+    ],
+    confidence: 'HIGH',
+  },
+  CONTAINER_RUNTIME_UNREACHABLE: {
+    summary: 'docker or podman on the host could not list its containers: none were read.',
+    causes: [
+      'The Docker daemon is not running (docker.service stopped).',
+      "The scan account may not use the runtime: not in the docker group, and no sudo for ps and inspect.",
+    ],
+    actions: [
+      'Run docker ps (or sudo -n podman ps) on the host as the scan account and read its error.',
+      'Add the account to the docker group, or allow it sudo for "docker ps *" and "docker inspect *" (podman alike).',
+    ],
+    confidence: 'MEDIUM',
+  },
+  CONTAINER_READ_INCOMPLETE: {
+    summary: 'The containers of the host could not be inspected in full: what was read is kept, nothing was retired.',
+    causes: [
+      'A container was removed between the listing and the inspect.',
+      'The output was larger than service.discovery.output-max-bytes, or the command timed out.',
+    ],
+    actions: [
+      'Scan again: a container that went away is then simply gone.',
+      'If it persists, raise service.discovery.output-max-bytes or service.discovery.command-timeout-ms.',
+    ],
+    confidence: 'MEDIUM',
+  },
   CREDENTIAL_UNREADABLE: {
     summary: 'Credentials could not be decrypted with the configured vault keys, so they were not used.',
     causes: [

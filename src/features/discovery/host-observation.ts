@@ -88,6 +88,11 @@ export interface EstateObservation {
   scope: string;
   /** The key of the asset that stands for the address itself. */
   root: string;
+  /**
+   * The root is the host at the address (a hypervisor or container host read over SSH): it is
+   * loaded as that host, one asset with what SSH saw of it, its facts a set of their own.
+   */
+  rootIsHost?: boolean;
   assets: EstateAsset[];
   relationships: { type: RelationshipType; source: string; target: string }[];
   /** The relationship types the read covers: after a complete read, those it no longer shows are retired. */

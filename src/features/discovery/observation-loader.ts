@@ -59,8 +59,14 @@ export function mergeObservations(observations: HostObservation[]): HostObservat
   return merged;
 }
 
-/** An estate asset's key in the run's bundle: unique across the scopes and addresses of the run. */
-const estateKey = (estate: EstateObservation, key: string) => `${estate.scope}|${key}`;
+/** An estate with the address it was read from. */
+type EstateAt = EstateObservation & { address: string };
+
+/**
+ * An estate asset's key in the run's bundle: unique across the scopes and addresses of the run; a
+ * root that is the host at the address has the host's key, so that both are one entry.
+ */
+const estateKey = (estate: EstateAt, key: string) => (estate.rootIsHost && key === estate.root ? estate.address : `${estate.scope}|${key}`);
 
 function outcomeOf(result: AddressResult): ScanOutcome {
   const gotIn = new Set([...result.observations, ...(result.estates ?? [])].map((o) => o.method));
@@ -95,7 +101,7 @@ export class ObservationLoader {
     // keeps what other connectors said of it.
     const known = await this.identities.lookup(swept.map((r) => ({ rule: 'IP_ADDRESS' as const, value: r.address })));
     const endpoints = swept.filter((r) => r.responding && !known.has(`IP_ADDRESS:${r.address}`));
-    const estates = results.flatMap((r) => r.estates ?? []);
+    const estates = results.flatMap((r) => (r.estates ?? []).map((e) => ({ ...e, address: r.address })));
     const bundle = this.bundle([...hosts.values()], endpoints, estates, results, observedAt);
     const imported = bundle.assets.length ? await this.importer.import(DISCOVERY_ACTOR, bundle, { factSets: this.factSets(bundle, results, endpoints, estates) }) : { assets: [], created: 0 };
     const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(imported.assets.map((a) => [a.key, a]));
@@ -113,7 +119,7 @@ export class ObservationLoader {
     for (const r of results) {
       // An address that is only a manager stands for its estate's root asset.
       const root = r.estates?.[0];
-      const own = ids.get(r.address) ?? (root ? ids.get(estateKey(root, root.root)) : undefined);
+      const own = ids.get(r.address) ?? (root ? ids.get(estateKey({ ...root, address: r.address }, root.root)) : undefined);
       const id = own?.id ?? known.get(`IP_ADDRESS:${r.address}`)?.assetId;
       if (!id) continue;
       if (r.responding) respondingHost.add(r.address);
@@ -129,7 +135,7 @@ export class ObservationLoader {
     };
   }
 
-  private bundle(hosts: HostObservation[], endpoints: AddressResult[], estates: EstateObservation[], results: AddressResult[], observedAt: string): ImportBundle {
+  private bundle(hosts: HostObservation[], endpoints: AddressResult[], estates: EstateAt[], results: AddressResult[], observedAt: string): ImportBundle {
     const openPorts = new Map(results.map((r) => [r.address, r.openPorts]));
     const assets: BundleAsset[] = [];
     const relationships: BundleRelationship[] = [];
@@ -179,8 +185,15 @@ export class ObservationLoader {
       bundle.neighbors.push(...h.neighbors.map((n) => ({ ...n, asset: key })));
       bundle.fdb.push(...h.fdb.map((f) => ({ ...f, asset: key })));
     }
+    // A root that is a host already in the bundle (SSH's view of it, or another estate's root) adds only its facts.
+    const keys = new Set(assets.map((a) => a.key));
     for (const estate of estates) {
-      for (const { key, attributes, ...asset } of estate.assets) assets.push({ ...asset, key: estateKey(estate, key), customAttributes: attributes });
+      for (const { key, attributes, ...asset } of estate.assets) {
+        const bundleKey = estateKey(estate, key);
+        if (keys.has(bundleKey)) continue;
+        keys.add(bundleKey);
+        assets.push({ ...asset, key: bundleKey, customAttributes: attributes });
+      }
       relationships.push(...estate.relationships.map((rel) => ({ ...rel, source: estateKey(estate, rel.source), target: estateKey(estate, rel.target) })));
     }
     for (const r of endpoints) {
@@ -201,7 +214,7 @@ export class ObservationLoader {
    * that did not get in, or did not read a host's facts or its interfaces, reports none of them,
    * and what it said before stays. Applications are SSH's; an endpoint is the sweep's.
    */
-  private factSets(bundle: ImportBundle, results: AddressResult[], endpoints: AddressResult[], estates: EstateObservation[]): Map<string, FactSet[]> {
+  private factSets(bundle: ImportBundle, results: AddressResult[], endpoints: AddressResult[], estates: EstateAt[]): Map<string, FactSet[]> {
     const sets = new Map<string, FactSet[]>();
     const endpointAddresses = new Set(endpoints.map((r) => r.address));
     for (const r of results) {
@@ -219,7 +232,10 @@ export class ObservationLoader {
     }
     for (const asset of bundle.assets) if (asset.assetType === 'SOFTWARE') sets.set(asset.key, [{ source: 'ssh', values: factValues(asset) }]);
     for (const estate of estates) {
-      for (const { key, attributes, ...asset } of estate.assets) sets.set(estateKey(estate, key), [{ source: estate.method.toLowerCase(), values: factValues({ ...asset, customAttributes: attributes }) }]);
+      for (const { key, attributes, ...asset } of estate.assets) {
+        const bundleKey = estateKey(estate, key);
+        sets.set(bundleKey, [...(sets.get(bundleKey) ?? []), { source: estate.method.toLowerCase(), values: factValues({ ...asset, customAttributes: attributes }) }]);
+      }
     }
     return sets;
   }
@@ -264,7 +280,7 @@ export class ObservationLoader {
    * longer showed become INACTIVE and the edges among its assets it did not see again are retired.
    * A partial read retires nothing.
    */
-  private async retireEstate(estate: EstateObservation, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
+  private async retireEstate(estate: EstateAt, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
     const seen = estate.assets.flatMap((a) => ids.get(estateKey(estate, a.key))?.id ?? []);
     await this.hostState.recordScopeMembers(estate.scope, seen, observedAt);
     if (!estate.complete || !inventoryConnector(estate.method)?.retires.includes('estate')) return;

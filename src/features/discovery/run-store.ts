@@ -3,9 +3,6 @@ import { countRows, isUniqueViolation, keysetPage, type Database } from '../../p
 import { RUN_STATUSES, type RunError, type RunHistory, type RunRecord, type RunStatus, type RunSummary, type RunTrigger } from './run-record.js';
 import type { ScanErrorCode } from './scan-error-codes.js';
 
-// The connectors under connectors/ still import RunError from here (they are being changed in another branch).
-export type { RunError } from './run-record.js';
-
 const SELECT = [
   'id', 'target_id as targetId', 'target_name as targetName', 'trigger', 'status', 'queued_at as queuedAt', 'started_at as startedAt',
   'finished_at as finishedAt', 'progress_done as progressDone', 'progress_total as progressTotal', 'hosts_responding as hostsResponding',

@@ -2,9 +2,6 @@ import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { TargetLookup, TargetRecord } from './target-record.js';
 
-// connectors/connector.ts still imports TargetRecord from here (it is being changed in another branch).
-export type { TargetRecord } from './target-record.js';
-
 export { DISCOVERY_METHODS, type DiscoveryMethod } from './connectors/registry.js';
 
 export type TargetValues = Omit<TargetRecord, 'id' | 'createdAt' | 'updatedAt'>;

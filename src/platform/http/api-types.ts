@@ -640,7 +640,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -650,7 +650,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "HOST_TIMEOUT" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "HOST_TIMEOUT" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -735,8 +735,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER is named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT and CONTAINERS are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -758,7 +758,7 @@ export interface components {
       schedule?: string | null;
       enabled?: boolean;
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -766,6 +766,16 @@ export interface components {
       SNMP?: number;
       /** @example 443 */
       VCENTER?: number;
+      /**
+       * @description The SSH port the libvirt host is read through.
+       * @example 22
+       */
+      LIBVIRT?: number;
+      /**
+       * @description The SSH port the container host is read through.
+       * @example 22
+       */
+      CONTAINERS?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -780,14 +790,21 @@ export interface components {
          */
         caCertificate?: string;
       };
+      LIBVIRT?: {
+        /**
+         * @description The libvirt connection URI virsh opens on the host (read-only); qemu:///system if left out.
+         * @example qemu:///system
+         */
+        uri?: string;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER is named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT and CONTAINERS are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -836,7 +853,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -855,6 +872,10 @@ export interface components {
         SNMP: number;
         /** @example 443 */
         VCENTER: number;
+        /** @example 22 */
+        LIBVIRT: number;
+        /** @example 22 */
+        CONTAINERS: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -5083,7 +5104,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

@@ -26,7 +26,7 @@ export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
 /** h1's lldpd has its control socket here (lldpd -u), not at the default place. */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
-const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox'];
 
 export interface TestHost {
   name: string;
@@ -89,7 +89,7 @@ async function cleanUp(): Promise<void> {
 
 const SUDOERS = `/etc/sudoers.d/${SCAN_USER}`;
 
-/** The scan account: a password, lldpctl through the adm group (Debian's lldpcli is setuid _lldpd, executable by adm), and `ss` as root through sudo (as an operator would set it up). */
+/** The scan account: a password, lldpctl through the adm group (Debian's lldpcli is setuid _lldpd, executable by adm), and `ss` and podman's listings as root through sudo (as an operator would set it up). */
 // The names and the subnet are fixed: one lab network per machine, which this lock file (holding
 // the owner's pid) enforces; a lock whose owner is gone is taken over. A second user waits for the
 // first (two test runs on one machine take turns) up to LOCK_WAIT_MS, then says who holds it.
@@ -136,7 +136,7 @@ async function ensureSlowUser(): Promise<void> {
 async function ensureScanUser(): Promise<void> {
   await quiet(`id ${SCAN_USER} || useradd -M -d /tmp -s /bin/sh ${SCAN_USER}`);
   await sh(`echo '${SCAN_USER}:${SCAN_PASSWORD}' | chpasswd && usermod -aG adm ${SCAN_USER}`);
-  await writeFile(SUDOERS, `${SCAN_USER} ALL=(root) NOPASSWD: /usr/bin/ss\n`, { mode: 0o440 });
+  await writeFile(SUDOERS, `${SCAN_USER} ALL=(root) NOPASSWD: /usr/bin/ss, /usr/bin/podman ps *, /usr/bin/podman inspect *\n`, { mode: 0o440 });
 }
 
 interface HostSpec {

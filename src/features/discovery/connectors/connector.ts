@@ -7,7 +7,7 @@ import type { RevealedCredential } from '../../credentials/credential-service.js
 import type { ConnectorResult, ObservedScope } from '../host-observation.js';
 import type { HostStateStore } from '../host-state-store.js';
 import type { ScanErrorCode } from '../scan-error-codes.js';
-import type { TargetRecord } from '../target-store.js';
+import type { TargetRecord } from '../target-record.js';
 
 /** What a connector may use besides its arguments: the service's settings and what discovery remembers per address. */
 export interface ConnectorEnvironment {

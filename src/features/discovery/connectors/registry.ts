@@ -2,13 +2,15 @@
 // here, a migration if it stores something new, and its enums in api.yaml (a test checks them).
 import type { CredentialKind } from '../../credentials/credential-kinds.js';
 import type { Connector, InventoryConnector } from './connector.js';
+import { containersConnector } from './containers/containers.js';
+import { libvirtConnector } from './libvirt/libvirt.js';
 import { snmpConnector } from './snmp.js';
 import { sshConnector } from './ssh.js';
 import { sweepConnector } from './sweep.js';
 import { vcenterConnector } from './vcenter/vcenter.js';
 
 /** In the order a run takes them at an address. */
-export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector] as const satisfies readonly Connector[];
+export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector, libvirtConnector, containersConnector] as const satisfies readonly Connector[];
 
 export type DiscoveryMethod = (typeof CONNECTORS)[number]['method'];
 export const DISCOVERY_METHODS = CONNECTORS.map((c) => c.method) as DiscoveryMethod[];

@@ -1,6 +1,16 @@
 // SSH on the registry: a Linux host's inventory over SSH (ssh/ssh-connector.ts).
-import { collectSsh } from '../ssh/ssh-connector.js';
+import type { AppConfig } from '../../../platform/config.js';
+import { collectSsh, type SshOptions } from '../ssh/ssh-connector.js';
 import type { InventoryConnector } from './connector.js';
+
+/** The SSH limits of the service's settings, for every connector that works over SSH. */
+export const sshOptions = (config: AppConfig, port: number, deadline: number): SshOptions => ({
+  port,
+  connectTimeoutMs: config.discoverySshLoginTimeoutMs,
+  commandTimeoutMs: config.discoveryCommandTimeoutMs,
+  outputMaxBytes: config.discoveryOutputMaxBytes,
+  deadline,
+});
 
 export const sshConnector = {
   method: 'SSH',
@@ -13,12 +23,5 @@ export const sshConnector = {
   triedWhere: 'port-answered',
   silentCodes: ['CONNECTION_REFUSED'],
   retires: ['software', 'services', 'connections', 'processes'],
-  collect: ({ address, credentials, port, deadline }, { config, hostState }) =>
-    collectSsh(address, credentials, {
-      port,
-      connectTimeoutMs: config.discoverySshLoginTimeoutMs,
-      commandTimeoutMs: config.discoveryCommandTimeoutMs,
-      outputMaxBytes: config.discoveryOutputMaxBytes,
-      deadline,
-    }, hostState),
+  collect: ({ address, credentials, port, deadline }, { config, hostState }) => collectSsh(address, credentials, sshOptions(config, port, deadline), hostState),
 } as const satisfies InventoryConnector;

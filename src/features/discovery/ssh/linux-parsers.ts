@@ -5,8 +5,8 @@ import type { ObservedConnection, ObservedInterface, ObservedNeighbor, ObservedP
 import { cleanText } from '../untrusted-text.js';
 import { SECTION } from './linux-commands.js';
 
-/** The "@@name" sections of a command's output, by name. */
-export function sections(output: string): Map<string, string> {
+/** The "@@name" sections of a command's output, by name (another marker and name pattern for the connectors that mark their output with a nonce). */
+export function sections(output: string, mark: string = SECTION, names = /^[a-z0-9-]+$/): Map<string, string> {
   const out = new Map<string, string>();
   let name: string | undefined;
   let lines: string[] = [];
@@ -14,9 +14,9 @@ export function sections(output: string): Map<string, string> {
     if (name !== undefined) out.set(name, lines.join('\n').trim());
   };
   for (const line of output.split('\n')) {
-    if (line.startsWith(SECTION) && /^@@[a-z0-9-]+$/.test(line.trim())) {
+    if (line.startsWith(mark) && names.test(line.trim().slice(mark.length))) {
       flush();
-      name = line.trim().slice(SECTION.length);
+      name = line.trim().slice(mark.length);
       lines = [];
     } else lines.push(line);
   }

@@ -10,6 +10,7 @@ import { emptyObservation, type ConnectorResult, type HostObservation, type Obse
 import type { PinnedKey } from '../host-state-store.js';
 import type { RunError } from '../run-record.js';
 import { networkErrorCode, type ScanErrorCode } from '../scan-error-codes.js';
+import type { InventoryMethod } from '../connectors/registry.js';
 import { LINUX_COMMANDS, type LinuxCommand } from './linux-commands.js';
 import {
   buildServices, lldpUnreadable, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp,
@@ -31,7 +32,7 @@ export interface HostKeys {
   pin(address: string, port: number, key: PinnedKey): Promise<void>;
 }
 
-interface CommandOutput {
+export interface CommandOutput {
   stdout: string;
   error?: { code: ScanErrorCode; message: string };
 }
@@ -95,15 +96,15 @@ function connectOnce(address: string, credential: RevealedCredential, options: S
   });
 }
 
-/** Runs one fixed command, reading at most outputMaxBytes within commandTimeoutMs (or the host's deadline). */
-function runCommand(client: Client, name: LinuxCommand, options: SshOptions): Promise<CommandOutput> {
+/** Runs one command (`name` says which in messages), reading at most outputMaxBytes within commandTimeoutMs (or the host's deadline). */
+export function runCommand(client: Client, name: string, command: string, options: SshOptions): Promise<CommandOutput> {
   return new Promise((resolve) => {
     const limit = Math.min(options.commandTimeoutMs, options.deadline - Date.now());
     if (limit <= 0) {
       resolve({ stdout: '', error: { code: 'HOST_TIMEOUT', message: `The per-host time-out ended before "${name}" could run.` } });
       return;
     }
-    client.exec(LINUX_COMMANDS[name], (error, channel: ClientChannel) => {
+    client.exec(command, (error, channel: ClientChannel) => {
       if (error) {
         resolve({ stdout: '', error: { code: 'COMMAND_FAILED', message: `"${name}" could not start: ${error.message.slice(0, 200)}` } });
         return;
@@ -139,30 +140,33 @@ function runCommand(client: Client, name: LinuxCommand, options: SshOptions): Pr
   });
 }
 
-/** Logs in with the first credential that works; host key, network and protocol failures end the attempt at once. */
-async function login(address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
+/**
+ * Logs in with the first credential that works; host key, network and protocol failures end the
+ * attempt at once. `method` names the connector in the errors (every connector that works over SSH logs in here).
+ */
+export async function login(method: InventoryMethod, address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
   const refused: string[] = [];
   for (const credential of credentials) {
     try {
       return { client: await connectOnce(address, credential, options, keys), credential };
     } catch (error) {
       const failure = error instanceof ConnectFailure ? error : new ConnectFailure('SSH_PROTOCOL_ERROR', 'The SSH connection failed.', true);
-      if (failure.final) return [{ address, method: 'SSH', stage: failure.code === 'HOST_KEY_CHANGED' ? 'verify-host-key' : 'connect', code: failure.code, message: failure.message }];
+      if (failure.final) return [{ address, method, stage: failure.code === 'HOST_KEY_CHANGED' ? 'verify-host-key' : 'connect', code: failure.code, message: failure.message }];
       refused.push(failure.message);
     }
   }
-  return [{ address, method: 'SSH', stage: 'authenticate', code: 'SSH_AUTH_FAILED', message: `Every credential offered was refused: ${refused.join(' ')}`.slice(0, 1000) }];
+  return [{ address, method, stage: 'authenticate', code: 'SSH_AUTH_FAILED', message: `Every credential offered was refused: ${refused.join(' ')}`.slice(0, 1000) }];
 }
 
 export async function collectSsh(address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<ConnectorResult> {
-  const session = await login(address, credentials, options, keys);
+  const session = await login('SSH', address, credentials, options, keys);
   if (Array.isArray(session)) return { errors: session };
   const { client, credential } = session;
   const errors: RunError[] = [];
   const outputs = new Map<LinuxCommand, string | undefined>();
   try {
     for (const name of Object.keys(LINUX_COMMANDS) as LinuxCommand[]) {
-      const result = await runCommand(client, name, options);
+      const result = await runCommand(client, name, LINUX_COMMANDS[name], options);
       if (result.error) errors.push({ address, method: 'SSH', stage: `collect:${name}`, code: result.error.code, message: result.error.message });
       outputs.set(name, result.error ? undefined : result.stdout);
     }
@@ -216,4 +220,24 @@ function normalise(address: string, outputs: Map<LinuxCommand, string | undefine
   observation.connections = parseEstablished(outputs.get('connections') ?? '');
   complete('connections', 'connections');
   return observation;
+}
+
+/** What one command run over SSH gave: its output (if it ran), the errors, and the credential that got in. */
+export interface SshCommandResult {
+  output?: string;
+  errors: RunError[];
+  credentialId?: string;
+}
+
+/** Logs in and runs one command: the connectors that read one program over SSH (libvirt, containers) go through here. */
+export async function runOverSsh(method: InventoryMethod, address: string, credentials: RevealedCredential[], name: string, command: string, options: SshOptions, keys: HostKeys): Promise<SshCommandResult> {
+  const session = await login(method, address, credentials, options, keys);
+  if (Array.isArray(session)) return { errors: session };
+  try {
+    const result = await runCommand(session.client, name, command, options);
+    const errors: RunError[] = result.error ? [{ address, method, stage: `collect:${name}`, code: result.error.code, message: result.error.message }] : [];
+    return { output: result.stdout, errors, credentialId: session.credential.id };
+  } finally {
+    session.client.end();
+  }
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { ConnectorResult } from '../../host-observation.js';
-import type { RunError } from '../../run-store.js';
+import type { RunError } from '../../run-record.js';
 import type { CollectRequest, ConnectorEnvironment, InventoryConnector } from '../connector.js';
 import { PROPERTY_SPECS, toEstate, type AboutInfo } from './vcenter-estate.js';
 import { asRef, element, moRef, text, Vim25Failure, Vim25Session, type CertificatePins, type ObjectContent } from './vim25-session.js';
