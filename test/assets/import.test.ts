@@ -102,6 +102,24 @@ describe('bulk import', () => {
     expect(res.status).toBe(400);
   });
 
+  it('loads the longest names and instance ids api.yaml allows, and knows the assets again by them', async () => {
+    const bundle = {
+      source: 'long-values',
+      assets: [
+        { key: 'named', assetType: 'VIRTUALIZATION_MANAGER', displayName: `long-name-${'n'.repeat(490)}` },
+        { key: 'cloud', assetType: 'VM', displayName: 'long-instance', customAttributes: { instanceId: `i-${'0'.repeat(2000)}` } },
+      ],
+    };
+    const first = await key.post('/api/v1/import', bundle);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ created: 2 });
+    const again = await key.post('/api/v1/import', bundle);
+    expect(again.body.data.assets).toEqual([
+      { key: 'named', id: first.body.data.assets[0].id, created: false, matchedBy: 'NAME_IN_PARENT' },
+      { key: 'cloud', id: first.body.data.assets[1].id, created: false, matchedBy: 'CLOUD_INSTANCE_ID' },
+    ]);
+  });
+
   it('records who imported what in the audit trail', async () => {
     const audit = await p.adminSession.get('/api/v1/audit-events?action=asset.import');
     expect(audit.body.data[0]).toMatchObject({ actorKind: 'INTEGRATION_KEY', details: { source: expect.any(String) } });
