@@ -120,6 +120,17 @@ describe('bulk import', () => {
     ]);
   });
 
+  it.each([
+    ['a process id', { processes: [{ asset: 'n', pid: 2 ** 31, processName: 'big' }] }, 'body.processes/0/pid'],
+    ['a CPU share', { processes: [{ asset: 'n', pid: 1, processName: 'busy', cpuPercent: 100_000 }] }, 'body.processes/0/cpuPercent'],
+    ['an interface speed', { interfaces: [{ asset: 'n', name: 'eth0', speedMbps: 2 ** 31 }] }, 'body.interfaces/0/speedMbps'],
+  ])('refuses %s beyond what PostgreSQL holds with a 400, before anything is written', async (_what, records, path) => {
+    const res = await key.post('/api/v1/import', { source: 'numbers', assets: [{ key: 'n', assetType: 'SERVER', hostname: 'numbers-host' }], ...records });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect((await key.get('/api/v1/assets?q=numbers-host')).body.total).toBe(0);
+  });
+
   it('records who imported what in the audit trail', async () => {
     const audit = await p.adminSession.get('/api/v1/audit-events?action=asset.import');
     expect(audit.body.data[0]).toMatchObject({ actorKind: 'INTEGRATION_KEY', details: { source: expect.any(String) } });
