@@ -131,6 +131,15 @@ describe('bulk import', () => {
     expect((await key.get('/api/v1/assets?q=numbers-host')).body.total).toBe(0);
   });
 
+  it.each([
+    ['an install date', { software: [{ asset: 'd', packageName: 'pkg', installDate: '2025-02-30' }] }],
+    ['an observation time', { observedAt: '2025-02-30T10:00:00Z' }],
+  ])('refuses %s that is no day of the calendar with a 400, before anything is written', async (_what, fields) => {
+    const res = await key.post('/api/v1/import', { source: 'dates', assets: [{ key: 'd', assetType: 'SERVER', hostname: 'dates-host' }], ...fields });
+    expect(res.status).toBe(400);
+    expect((await key.get('/api/v1/assets?q=dates-host')).body.total).toBe(0);
+  });
+
   it('records who imported what in the audit trail', async () => {
     const audit = await p.adminSession.get('/api/v1/audit-events?action=asset.import');
     expect(audit.body.data[0]).toMatchObject({ actorKind: 'INTEGRATION_KEY', details: { source: expect.any(String) } });
