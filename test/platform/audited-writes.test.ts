@@ -104,6 +104,18 @@ describe('a write whose audit event cannot be written', () => {
     expect(await audited('target.update')).toBe(1);
   });
 
+  it('leaves an asset as it was when its decommission cannot be audited; the same request then decommissions it', async () => {
+    const imported = await key.post('/api/v1/import', { source: 'audited-writes', assets: [{ key: 'd', assetType: 'SERVER', hostname: 'decommissioned-later' }] });
+    const asset = `/api/v1/assets/${imported.body.data.assets[0].id}`;
+    expectFailed(await refusingAudit('asset.decommission', () => key.post(`${asset}/decommission`)));
+    expect((await key.get(asset)).body.data.status).toBe('ACTIVE');
+    expect(await audited('asset.decommission')).toBe(0);
+
+    expect((await key.post(`${asset}/decommission`)).status).toBe(200);
+    expect((await key.get(asset)).body.data.status).toBe('DECOMMISSIONED');
+    expect(await audited('asset.decommission')).toBe(1);
+  });
+
   describe('an import', () => {
     const bundle = (hostname: string) => ({ source: 'audited-writes', assets: [{ key: 'h', assetType: 'SERVER', hostname }] });
     const rowsOf = async (ids: string[]) => ({

@@ -42,14 +42,19 @@ export class AuditLog {
   /**
    * Runs a request's PostgreSQL writes and records their audit event in one transaction: both are
    * written or neither is (an audit row that cannot be written undoes the writes). The event is
-   * made from the writes' result; `undefined` records none (the writes changed nothing).
+   * made from the writes' result (`undefined`: none, the writes changed nothing), or given as it
+   * is, and then written first: work beyond PostgreSQL (a graph write) starts only once its audit
+   * row is in, and a failure of that work takes the row back.
    */
-  async write<T>(actor: Actor, work: (trx: Knex.Transaction) => Promise<T>, entry: (result: T) => AuditEntry | undefined): Promise<T> {
-    let event: AuditEntry | undefined;
+  async write<T>(actor: Actor, work: (trx: Knex.Transaction) => Promise<T>, entry: AuditEntry | ((result: T) => AuditEntry | undefined)): Promise<T> {
+    let event = typeof entry === 'function' ? undefined : entry;
     const result = await this.db.transaction(async (trx) => {
-      const done = await work(trx);
-      event = entry(done);
       if (event) await this.insert(actor, event, trx);
+      const done = await work(trx);
+      if (typeof entry === 'function') {
+        event = entry(done);
+        if (event) await this.insert(actor, event, trx);
+      }
       return done;
     });
     if (event) this.logged(actor, event);
