@@ -36,7 +36,7 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
   const userStore = new UserStore(db);
   const tokenStore = new ApiTokenStore(db);
   const hasher = new PasswordHasher();
-  const audit = new AuditLog(new AuditStore(db), logger);
+  const audit = new AuditLog(db, new AuditStore(db), logger);
   const tokenLookups = new TokenLookupCache();
   return {
     secrets,
@@ -46,9 +46,9 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
       loginMaxFailures: config.loginMaxFailures,
       loginLockoutMinutes: config.loginLockoutMinutes,
     }, tokenLookups),
-    users: new UserService(db, userStore, hasher, audit, logger, tokenLookups),
+    users: new UserService(userStore, hasher, audit, logger, tokenLookups),
     tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper, tokenLookups),
     tokenLookups,
-    credentials: new CredentialService(db, new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit),
+    credentials: new CredentialService(new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit),
   };
 }

@@ -36,6 +36,7 @@ import { ChangeGraphRepository } from './features/changes/change-graph-repositor
 import { AgingSweep } from './features/maintenance/aging-sweep.js';
 import { MaintenanceJobs } from './features/maintenance/maintenance-jobs.js';
 import { RetentionSweep } from './features/maintenance/retention-sweep.js';
+import { UnwrittenAssetSweep } from './features/import/unwritten-asset-sweep.js';
 import { SchemaService } from './features/schema/schema-service.js';
 import { InterfaceLinkStore } from './features/topology/interface-link-store.js';
 import { TopologyGraphRepository } from './features/topology/topology-graph-repository.js';
@@ -103,6 +104,8 @@ export interface Container extends AccessServices {
   topology: TopologyService;
   schema: SchemaService;
   importer: ImportService;
+  /** Rows of assets an import never wrote to the graph (its crash between the two stores). */
+  unwrittenAssets: UnwrittenAssetSweep;
   provenance: ProvenanceService;
   changes: ChangeFeedService;
   graphQueries: GraphQueryService;
@@ -160,7 +163,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     password: stores.neo4jPassword,
     timeoutMs: config.storeTimeoutMs,
   });
-  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), metrics.storeObserver('neo4j'), config.storeTimeoutMs);
+  const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), metrics.storeObserver('neo4j'), config.storeTimeoutMs, config.storeWriteTimeoutMs);
   const scheduler = new Scheduler({
     databaseUrl: stores.databaseUrl,
     roles: config.roles,
@@ -179,10 +182,11 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const loadGraph = new LoadGraphRepository(graph);
   const subRecordStore = new SubRecordStore(db);
   const facts = new FactStore(db);
-  const importer = new ImportService(identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const importer = new ImportService(db, identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db);
+  const unwrittenAssets = new UnwrittenAssetSweep(identities, graph);
   const observationLoader = new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState);
   const diagnosis = new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetStore, new CredentialStore(db), access.audit, logger);
   const alerts = new AlertService({
@@ -234,6 +238,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, assetReadModel, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
     importer,
+    unwrittenAssets,
     provenance: new ProvenanceService(facts),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
     graphQueries: new GraphQueryService(new AdHocQueryGraphRepository(graph), access.audit, config.graphQueryTimeoutMs),
@@ -272,7 +277,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     flowAnalytics: new FlowAnalyticsService(flowAnalyticsStore, identities, assetGraph, flowGraph),
     flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph),
     maintenance: new MaintenanceJobs(
-      new RetentionSweep(db, graph, assetNames, changeGraph, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
+      new RetentionSweep(db, graph, assetNames, changeGraph, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),
       logger,
     ),

@@ -55,6 +55,8 @@ async function ensureReachable(store: string, address: string, check: () => Prom
 /** The stores, opened and prepared (migrations, graph schema), with the services built on them. */
 export interface OpenedStores {
   container: Container;
+  /** The previous service on the data folder died without stopping (see data-dir-lock.ts), and PostgreSQL is the local one, which no other process writes. */
+  afterCrash: boolean;
   close(): Promise<void>;
 }
 
@@ -73,8 +75,13 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     }
     cleanups.length = 0;
   };
+  let afterCrash = false;
   try {
-    if (owner && (!config.databaseUrl || !config.neo4jUri)) cleanups.push(lockDataDir(config.dataDir));
+    if (owner && (!config.databaseUrl || !config.neo4jUri)) {
+      const lock = lockDataDir(config.dataDir);
+      cleanups.push(lock.release);
+      afterCrash = lock.afterCrash && !config.databaseUrl;
+    }
     const [postgres, neo4j] = await Promise.allSettled([
       config.databaseUrl ??
         startEmbeddedPostgres({ ...localPostgresOptions(config, logger), takeOver: owner }).then((server) => {
@@ -112,7 +119,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     const migrations = await migrateToLatest(container.db);
     const schemaStatements = await applyGraphSchema(container.driver, config.neo4jDatabase);
     logger.info('stores ready', { migrationsApplied: migrations.length, graphSchemaStatements: schemaStatements });
-    return { container, close };
+    return { container, afterCrash, close };
   } catch (error) {
     await close();
     throw error;
@@ -120,7 +127,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
 }
 
 export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
-  const { container, close } = await openStores(config, logger, { owner: true });
+  const { container, afterCrash, close } = await openStores(config, logger, { owner: true });
   const cleanups: (() => Promise<void>)[] = [close];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -130,6 +137,11 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
   };
   try {
     await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
+    if (afterCrash) {
+      // Nothing else writes yet (nor ever: this process holds the local PostgreSQL): every such row is a crumb.
+      const removed = await container.unwrittenAssets.run(new Date());
+      logger.warn('the previous run stopped without shutting down; removed the rows of assets it never wrote to the graph', { assets: removed });
+    }
     container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
     registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, container.followUp, { concurrency: config.jobsWorkerConcurrency }, logger);
     container.followUp.register();

@@ -177,8 +177,14 @@ export const SETTINGS = {
   storeTimeoutMs: setting(
     'service.store-timeout-ms',
     int(100, 120_000),
-    'How long a request waits for a store (a connection, a read, a PostgreSQL statement) before answering 503.',
+    'How long a request waits for a store (a connection, a Neo4j read, a PostgreSQL statement) before answering 503.',
     { default: 5000 },
+  ),
+  storeWriteTimeoutMs: setting(
+    'service.store-write-timeout-ms',
+    int(100, 600_000),
+    'How long a Neo4j write transaction (a batch of an import, a scan or a sweep) may run, or wait for a stalled server, before it is ended and the request answers 503.',
+    { default: 60_000 },
   ),
   validateResponses: setting(
     'service.http.validate-responses',

@@ -1,5 +1,6 @@
 // One service per data folder: the service holds data/service.lock (its pid) while it runs the
-// local stores. A lock whose process is gone was left by a crash and is taken over.
+// local stores. A lock whose process is gone was left by a crash and is taken over; the service
+// then knows that the previous run ended without stopping (and sweeps what it left half-written).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -12,8 +13,14 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Takes the lock of the data folder; returns its release. */
-export function lockDataDir(dataDir: string): () => Promise<void> {
+export interface DataDirLock {
+  release(): Promise<void>;
+  /** The previous service on this folder died holding the lock (a kill -9, a crash, a power cut). */
+  afterCrash: boolean;
+}
+
+/** Takes the lock of the data folder. */
+export function lockDataDir(dataDir: string): DataDirLock {
   const file = path.resolve(dataDir, 'service.lock');
   mkdirSync(path.dirname(file), { recursive: true });
   let holder: number | undefined;
@@ -26,5 +33,5 @@ export function lockDataDir(dataDir: string): () => Promise<void> {
     throw new Error(`Another service (pid ${holder}) is running on the data folder ${path.resolve(dataDir)}; stop it first, or give this one another service.data-dir.`);
   }
   writeFileSync(file, `${process.pid}\n`);
-  return async () => rmSync(file, { force: true });
+  return { release: async () => rmSync(file, { force: true }), afterCrash: Boolean(holder) && holder !== process.pid };
 }

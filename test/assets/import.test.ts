@@ -102,6 +102,44 @@ describe('bulk import', () => {
     expect(res.status).toBe(400);
   });
 
+  it('loads the longest names and instance ids api.yaml allows, and knows the assets again by them', async () => {
+    const bundle = {
+      source: 'long-values',
+      assets: [
+        { key: 'named', assetType: 'VIRTUALIZATION_MANAGER', displayName: `long-name-${'n'.repeat(490)}` },
+        { key: 'cloud', assetType: 'VM', displayName: 'long-instance', customAttributes: { instanceId: `i-${'0'.repeat(2000)}` } },
+      ],
+    };
+    const first = await key.post('/api/v1/import', bundle);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ created: 2 });
+    const again = await key.post('/api/v1/import', bundle);
+    expect(again.body.data.assets).toEqual([
+      { key: 'named', id: first.body.data.assets[0].id, created: false, matchedBy: 'NAME_IN_PARENT' },
+      { key: 'cloud', id: first.body.data.assets[1].id, created: false, matchedBy: 'CLOUD_INSTANCE_ID' },
+    ]);
+  });
+
+  it.each([
+    ['a process id', { processes: [{ asset: 'n', pid: 2 ** 31, processName: 'big' }] }, 'body.processes/0/pid'],
+    ['a CPU share', { processes: [{ asset: 'n', pid: 1, processName: 'busy', cpuPercent: 100_000 }] }, 'body.processes/0/cpuPercent'],
+    ['an interface speed', { interfaces: [{ asset: 'n', name: 'eth0', speedMbps: 2 ** 31 }] }, 'body.interfaces/0/speedMbps'],
+  ])('refuses %s beyond what PostgreSQL holds with a 400, before anything is written', async (_what, records, path) => {
+    const res = await key.post('/api/v1/import', { source: 'numbers', assets: [{ key: 'n', assetType: 'SERVER', hostname: 'numbers-host' }], ...records });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect((await key.get('/api/v1/assets?q=numbers-host')).body.total).toBe(0);
+  });
+
+  it.each([
+    ['an install date', { software: [{ asset: 'd', packageName: 'pkg', installDate: '2025-02-30' }] }],
+    ['an observation time', { observedAt: '2025-02-30T10:00:00Z' }],
+  ])('refuses %s that is no day of the calendar with a 400, before anything is written', async (_what, fields) => {
+    const res = await key.post('/api/v1/import', { source: 'dates', assets: [{ key: 'd', assetType: 'SERVER', hostname: 'dates-host' }], ...fields });
+    expect(res.status).toBe(400);
+    expect((await key.get('/api/v1/assets?q=dates-host')).body.total).toBe(0);
+  });
+
   it('records who imported what in the audit trail', async () => {
     const audit = await p.adminSession.get('/api/v1/audit-events?action=asset.import');
     expect(audit.body.data[0]).toMatchObject({ actorKind: 'INTEGRATION_KEY', details: { source: expect.any(String) } });

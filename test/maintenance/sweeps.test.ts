@@ -59,10 +59,31 @@ describe('retention and aging', () => {
     expect(await db()('software_packages').where({ asset_id: ghost }).count('* as c')).toEqual([{ c: '0' }]);
   });
 
+  it('removes the identity rows, facts and name of an asset an import never wrote to the graph once they are older than any import in flight, and keeps recent ones', async () => {
+    const unwritten = async (updatedAt: Date) => {
+      const id = randomUUID();
+      await db()('asset_identifiers').insert({ rule: 'SERIAL_NUMBER', value: `UNWRITTEN-${id}`, asset_id: id, asset_category: 'HOST', updated_at: updatedAt });
+      await db()('asset_facts').insert({ asset_id: id, field: 'serialNumber', source: 'import:crashed', value: JSON.stringify(`UNWRITTEN-${id}`), owned: false, observed_at: updatedAt });
+      await db()('asset_names').insert({ asset_id: id, display_name: 'unwritten', hostname: null, updated_at: updatedAt });
+      return id;
+    };
+    const rows = async (id: string) => Promise.all(['asset_identifiers', 'asset_facts', 'asset_names'].map(async (t) => Number((await db()(t).where({ asset_id: id }).count<{ c: string }[]>('* as c'))[0]?.c)));
+    const crashed = await unwritten(new Date(Date.now() - DAY));
+    const inFlight = await unwritten(new Date());
+    const written = (await db()('asset_identifiers').where({ asset_id: ids.fresh }).count<{ c: string }[]>('* as c'))[0]?.c;
+
+    const res = await run('retention-sweep');
+    expect(res.body.data.summary.unwrittenAssetsRemoved).toBe(1);
+    expect(await rows(crashed)).toEqual([0, 0, 0]);
+    expect(await rows(inFlight)).toEqual([1, 1, 1]);
+    expect((await db()('asset_identifiers').where({ asset_id: ids.fresh }).count<{ c: string }[]>('* as c'))[0]?.c).toBe(written);
+    for (const table of ['asset_identifiers', 'asset_facts', 'asset_names']) await db()(table).where({ asset_id: inFlight }).delete();
+  });
+
   it('keeps the copied name of every asset across the pages of the name reconciliation, and drops only the names the graph lacks', async () => {
     const { container } = service.running;
     // Pages of two assets: every page but the first starts after an id that the page before holds.
-    const sweep = new RetentionSweep(container.db, container.graph, new AssetNameStore(container.db), new ChangeGraphRepository(container.graph), { subAssetDays: 30, retiredDays: 30 }, 2);
+    const sweep = new RetentionSweep(container.db, container.graph, new AssetNameStore(container.db), new ChangeGraphRepository(container.graph), container.unwrittenAssets, { subAssetDays: 30, retiredDays: 30 }, 2);
     const gone = randomUUID();
     await db()('asset_names').insert({ asset_id: gone, display_name: 'gone', hostname: null, updated_at: new Date() });
     await db()('asset_names').update({ updated_at: new Date(Date.now() - DAY) });

@@ -15,10 +15,14 @@ describe('the data folder', () => {
     expect(() => lockDataDir(dir)).toThrow(new RegExp(`Another service \\(pid ${sleeper.pid}\\)`));
     sleeper.kill();
     await new Promise((r) => sleeper.once('exit', r));
-    const release = lockDataDir(dir);
+    const lock = lockDataDir(dir);
+    expect(lock.afterCrash).toBe(true);
     expect(existsSync(path.join(dir, 'service.lock'))).toBe(true);
-    await release();
+    await lock.release();
     expect(existsSync(path.join(dir, 'service.lock'))).toBe(false);
+    const next = lockDataDir(dir);
+    expect(next.afterCrash).toBe(false);
+    await next.release();
   });
 
   it('uses a local Neo4j that already answers on its port instead of starting another', async () => {

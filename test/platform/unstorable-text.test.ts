@@ -38,6 +38,16 @@ describe('text that cannot be stored', () => {
     expect(Number((await service.running.container.driver.executeQuery("MATCH (a:Asset {displayName: 'ok'}) RETURN count(a) AS n")).records[0]?.get('n'))).toBe(0);
   });
 
+  it('takes the address of the proxy when X-Forwarded-For holds no address, for a refused token and an audited write alike', async () => {
+    const forwarded = { 'x-forwarded-for': `not-an-address-${'x'.repeat(100)}` };
+    const refused = await p.anonymous.call('GET', '/api/v1/assets', undefined, { ...forwarded, authorization: 'Bearer not-a-token' });
+    expect(refused.status).toBe(401);
+    const created = await p.adminSession.call('POST', '/api/v1/integration-keys', { name: 'forwarded-key' }, forwarded);
+    expect(created.status).toBe(201);
+    const [event] = await db()('audit_events').where({ action: 'integration-key.create', target_id: created.body.data.id }).select('source_ip');
+    expect(event.source_ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+  });
+
   it('answers an unauthenticated caller 401 first, as for any other request', async () => {
     expect((await p.anonymous.post('/api/v1/graph/query', { query: 'RETURN "\u0000"' })).status).toBe(401);
   });

@@ -27,7 +27,7 @@ export const NESTING_DEPTH = 5000;
 
 const HUGE: [string, string] = ['a huge integer', '99999999999999999999'];
 
-const EDGE_TIMES: [string, string][] = [['the year 0', '0000-01-01T00:00:00Z'], ['a leap second', '2026-06-30T23:59:60Z']];
+const EDGE_TIMES: [string, string][] = [['the year 0', '0000-01-01T00:00:00Z'], ['a leap second', '2026-06-30T23:59:60Z'], ['a day that is not in the calendar', '2025-02-30T00:00:00Z']];
 
 /** Query or path values that no endpoint should answer with a 5xx. */
 const HOSTILE_PARAMETERS: [string, string][] = [

@@ -26,19 +26,20 @@ export class AssetService {
   }
 
   decommission(actor: Actor, id: string): Promise<AssetRow> {
-    return this.transition(actor, id, 'decommission', (x) => this.assets.decommission(x), 'is already DECOMMISSIONED');
+    return this.transition(actor, id, 'decommission', 'DECOMMISSIONED', (x) => this.assets.decommission(x));
   }
 
   reactivate(actor: Actor, id: string): Promise<AssetRow> {
-    return this.transition(actor, id, 'reactivate', (x) => this.assets.reactivate(x), 'is already ACTIVE');
+    return this.transition(actor, id, 'reactivate', 'ACTIVE', (x) => this.assets.reactivate(x));
   }
 
-  private async transition(actor: Actor, id: string, action: string, change: (id: string) => Promise<AssetNode | undefined>, refusal: string): Promise<AssetRow> {
+  /** The graph change runs once its audit row is written, inside that row's transaction: a change that fails or is refused takes the row back. */
+  private async transition(actor: Actor, id: string, action: string, to: string, change: (id: string) => Promise<AssetNode | undefined>): Promise<AssetRow> {
     const before = await this.assets.get(id);
     if (!before) throw new NotFoundError(`No asset with id ${id}.`);
-    const after = await change(id);
-    if (!after) throw new ConflictError(`The asset ${refusal}: it cannot ${action} from ${before.status}.`);
-    await this.audit.record(actor, { action: `asset.${action}`, targetKind: 'ASSET', targetId: id, details: { displayName: before.displayName, from: before.status, to: after.status } });
+    await this.audit.write(actor, async () => {
+      if (!(await change(id))) throw new ConflictError(`The asset is already ${to}: it cannot ${action} from ${before.status}.`);
+    }, { action: `asset.${action}`, targetKind: 'ASSET', targetId: id, details: { displayName: before.displayName, from: before.status, to } });
     return this.get(id);
   }
 }

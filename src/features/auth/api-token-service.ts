@@ -68,18 +68,16 @@ export class ApiTokenService {
     const spec = { ...rest, expiresAt: expiry ? new Date(expiry) : null };
     if (spec.expiresAt && spec.expiresAt.getTime() <= Date.now()) throw new ConflictError('expiresAt must be in the future.');
     const token = generateToken(spec.kind === 'INTEGRATION_KEY' ? INTEGRATION_KEY_PREFIX : USER_TOKEN_PREFIX);
-    const record = await this.tokens.insert({
-      ...spec,
-      tokenHash: hashToken(token, this.pepper),
-      hint: tokenHint(token),
-      createdBy: actor.kind === 'USER' ? (actor.id ?? null) : null,
-    });
-    await this.audit.record(actor, {
-      action: spec.kind === 'INTEGRATION_KEY' ? 'integration-key.create' : 'user-token.create',
-      targetKind: AUDIT_TARGET[spec.kind],
-      targetId: record.id,
-      details: { name: spec.name, userId: spec.userId, expiresAt: spec.expiresAt?.toISOString() ?? null },
-    });
+    const record = await this.audit.write(
+      actor,
+      (trx) => this.tokens.insert({ ...spec, tokenHash: hashToken(token, this.pepper), hint: tokenHint(token), createdBy: actor.kind === 'USER' ? (actor.id ?? null) : null }, trx),
+      (created) => ({
+        action: spec.kind === 'INTEGRATION_KEY' ? 'integration-key.create' : 'user-token.create',
+        targetKind: AUDIT_TARGET[spec.kind],
+        targetId: created.id,
+        details: { name: spec.name, userId: spec.userId, expiresAt: spec.expiresAt?.toISOString() ?? null },
+      }),
+    );
     return { ...toTokenView(record), token };
   }
 
@@ -92,16 +90,15 @@ export class ApiTokenService {
   async revoke(actor: Actor, id: string, filter: { kind: TokenKind; userId?: string }): Promise<TokenView> {
     const record = await this.tokens.find(id, filter);
     if (!record) throw new NotFoundError(`No ${filter.kind === 'INTEGRATION_KEY' ? 'integration key' : 'token'} with id ${id}.`);
-    if (await this.tokens.revoke(id)) {
-      // This process forgets the token at once; the others when the revocation's notification reaches them.
-      this.lookups.clear();
-      await this.audit.record(actor, {
+    const revoked = await this.audit.write(actor, (trx) => this.tokens.revoke(id, trx), (changed) =>
+      changed ? {
         action: filter.kind === 'INTEGRATION_KEY' ? 'integration-key.revoke' : 'user-token.revoke',
         targetKind: AUDIT_TARGET[filter.kind],
         targetId: id,
         details: { name: record.name, userId: record.userId },
-      });
-    }
+      } : undefined);
+    // This process forgets the token once the revocation is committed; the others when its notification reaches them.
+    if (revoked) this.lookups.clear();
     return toTokenView((await this.tokens.find(id, filter)) as TokenRecord);
   }
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Role } from './roles.js';
 
@@ -42,8 +43,8 @@ const SELECT = [
 export class ApiTokenStore {
   constructor(private readonly db: Database) {}
 
-  async insert(token: NewToken): Promise<TokenRecord> {
-    const [row] = await this.db('api_tokens as t')
+  async insert(token: NewToken, trx: Knex = this.db): Promise<TokenRecord> {
+    const [row] = await trx('api_tokens as t')
       .insert({
         kind: token.kind,
         user_id: token.userId,
@@ -87,7 +88,7 @@ export class ApiTokenStore {
   }
 
   /** Revokes a token that is not yet revoked; false when there is none. */
-  async revoke(id: string): Promise<boolean> {
-    return (await this.db('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: this.db.fn.now() })) > 0;
+  async revoke(id: string, trx: Knex = this.db): Promise<boolean> {
+    return (await trx('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() })) > 0;
   }
 }

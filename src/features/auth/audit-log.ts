@@ -26,13 +26,42 @@ export class AuditLog {
   private readonly logger: Logger;
 
   constructor(
+    private readonly db: Database,
     private readonly store: AuditStore,
     logger: Logger,
   ) {
     this.logger = logger.child({ module: 'audit' });
   }
 
-  async record(actor: Actor, entry: AuditEntry, trx?: Knex | Database): Promise<void> {
+  /** An event with no write of its own to go with (a sign-in, a refused request). */
+  async record(actor: Actor, entry: AuditEntry): Promise<void> {
+    await this.insert(actor, entry, this.db);
+    this.logged(actor, entry);
+  }
+
+  /**
+   * Runs a request's PostgreSQL writes and records their audit event in one transaction: both are
+   * written or neither is (an audit row that cannot be written undoes the writes). The event is
+   * made from the writes' result (`undefined`: none, the writes changed nothing), or given as it
+   * is, and then written first: work beyond PostgreSQL (a graph write) starts only once its audit
+   * row is in, and a failure of that work takes the row back.
+   */
+  async write<T>(actor: Actor, work: (trx: Knex.Transaction) => Promise<T>, entry: AuditEntry | ((result: T) => AuditEntry | undefined)): Promise<T> {
+    let event = typeof entry === 'function' ? undefined : entry;
+    const result = await this.db.transaction(async (trx) => {
+      if (event) await this.insert(actor, event, trx);
+      const done = await work(trx);
+      if (typeof entry === 'function') {
+        event = entry(done);
+        if (event) await this.insert(actor, event, trx);
+      }
+      return done;
+    });
+    if (event) this.logged(actor, event);
+    return result;
+  }
+
+  private async insert(actor: Actor, entry: AuditEntry, trx: Knex): Promise<void> {
     await this.store.insert(
       {
         actorKind: actor.kind,
@@ -46,6 +75,9 @@ export class AuditLog {
       },
       trx,
     );
+  }
+
+  private logged(actor: Actor, entry: AuditEntry): void {
     this.logger.info('audit', { action: entry.action, actorKind: actor.kind, actorName: actor.name, targetId: entry.targetId, sourceIp: actor.ip });
   }
 

@@ -5,7 +5,7 @@ import { BadRequestError, ConflictError } from '../../platform/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest } from '../../platform/http/pagination.js';
 import type { ApiTokenService } from './api-token-service.js';
 import type { AuthService } from './auth-service.js';
-import { actorOf, beginSession, endSession } from './authentication-middleware.js';
+import { actorOf, beginSession, clientIp, endSession } from './authentication-middleware.js';
 import type { Principal } from './roles.js';
 import { toUserView, type UserService } from './user-service.js';
 
@@ -19,7 +19,7 @@ export function authRouter(auth: AuthService, users: UserService, tokens: ApiTok
 
   router.post('/api/v1/auth/login', async (req, res) => {
     if (!req.session) throw new BadRequestError('Sign in without an Authorization or X-Integration-Api-Key header.');
-    const user = await auth.login(req.body.username, req.body.password, req.ip ?? '');
+    const user = await auth.login(req.body.username, req.body.password, clientIp(req));
     const csrfToken = await beginSession(req, user.id);
     res.json({ data: { user: toUserView(user), csrfToken } });
   });

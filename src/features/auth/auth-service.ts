@@ -54,14 +54,16 @@ export class AuthService {
     const reason = !user ? 'unknown-user' : !passwordOk ? 'wrong-password' : user.disabled ? 'user-disabled' : undefined;
     if (reason || !user) {
       const { loginMaxFailures: limit, loginLockoutMinutes: window } = this.settings;
+      // Counted on their own, not in the audit's transaction: a failure counts even if its audit row cannot be written.
       await this.throttle.recordFailure(userKey, limit, window);
       await this.throttle.recordFailure(addressKey, limit * ADDRESS_FACTOR, window);
       await this.audit.record({ ...actor, id: user?.id }, { action: 'auth.failure', details: { method: 'PASSWORD', reason } });
       throw new UnauthorizedError(LOGIN_FAILED);
     }
-    await this.throttle.clear(userKey);
-    await this.users.recordLogin(user.id);
-    await this.audit.record({ kind: 'USER', id: user.id, name: user.username, ip }, { action: 'auth.login' });
+    await this.audit.write({ kind: 'USER', id: user.id, name: user.username, ip }, async (trx) => {
+      await this.throttle.clear(userKey, trx);
+      await this.users.recordLogin(user.id, trx);
+    }, () => ({ action: 'auth.login' }));
     return user;
   }
 

@@ -3,6 +3,7 @@
 // once; no credential leaves the request anonymous for the per-operation check that follows the
 // validator's route matching (authorization-middleware.ts).
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import connectPgSimple from 'connect-pg-simple';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
@@ -54,9 +55,18 @@ export function sessionMiddleware(pool: pg.Pool, settings: SessionSettings): Req
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/**
+ * The caller's address: Express's, from X-Forwarded-For when a trusted proxy sent the request,
+ * which passes on whatever the client wrote there; text that is no address gives the proxy's own.
+ */
+export function clientIp(req: Request): string {
+  return req.ip && net.isIP(req.ip) ? req.ip : (req.socket.remoteAddress ?? '');
+}
+
 export function actorOf(req: Request): Actor {
   const p = req.principal;
-  return p ? { kind: p.kind, id: p.id, name: p.name, ip: req.ip } : { kind: 'ANONYMOUS', ip: req.ip };
+  const ip = clientIp(req);
+  return p ? { kind: p.kind, id: p.id, name: p.name, ip } : { kind: 'ANONYMOUS', ip };
 }
 
 export function authenticationMiddleware(auth: AuthService, sessions: RequestHandler, absoluteHours: number): RequestHandler {
@@ -67,9 +77,9 @@ export function authenticationMiddleware(auth: AuthService, sessions: RequestHan
       const keyHeader = req.get('x-integration-api-key');
       if (authorization !== undefined || keyHeader !== undefined) {
         const bearer = authorization !== undefined ? BEARER.exec(authorization)?.[1] : undefined;
-        if (authorization !== undefined && !bearer) await auth.refuseToken(req.ip ?? '', 'malformed-authorization-header');
-        if (bearer && keyHeader && bearer !== keyHeader) await auth.refuseToken(req.ip ?? '', 'two-different-credentials');
-        req.principal = await auth.authenticateToken((bearer ?? keyHeader) as string, req.ip ?? '', !bearer);
+        if (authorization !== undefined && !bearer) await auth.refuseToken(clientIp(req), 'malformed-authorization-header');
+        if (bearer && keyHeader && bearer !== keyHeader) await auth.refuseToken(clientIp(req), 'two-different-credentials');
+        req.principal = await auth.authenticateToken((bearer ?? keyHeader) as string, clientIp(req), !bearer);
         next();
         return;
       }

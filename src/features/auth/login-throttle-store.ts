@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 
 export class LoginThrottleStore {
@@ -33,7 +34,7 @@ export class LoginThrottleStore {
     );
   }
 
-  async clear(key: string): Promise<void> {
-    await this.db('login_throttle').where({ key }).delete();
+  async clear(key: string, trx: Knex = this.db): Promise<void> {
+    await trx('login_throttle').where({ key }).delete();
   }
 }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import { isUniqueViolation, type Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import { SYSTEM_ACTOR, type Actor, type AuditLog } from './audit-log.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { Role } from './roles.js';
@@ -52,7 +52,6 @@ export interface UserUpdateInput {
 
 export class UserService {
   constructor(
-    private readonly db: Database,
     private readonly users: UserStore,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
@@ -65,8 +64,10 @@ export class UserService {
     if ((await this.users.count()) > 0) return;
     const chosen = password ?? randomBytes(18).toString('base64url');
     try {
-      const user = await this.users.insert({ username, passwordHash: await this.hasher.hash(chosen), roles: ['ADMINISTRATOR', 'API_USER'] });
-      await this.audit.record(SYSTEM_ACTOR, { action: 'user.create', targetKind: 'USER', targetId: user.id, details: { username, roles: user.roles, bootstrap: true } });
+      const passwordHash = await this.hasher.hash(chosen);
+      await this.audit.write(SYSTEM_ACTOR, (trx) => this.users.insert({ username, passwordHash, roles: ['ADMINISTRATOR', 'API_USER'] }, trx), (user) => ({
+        action: 'user.create', targetKind: 'USER', targetId: user.id, details: { username, roles: user.roles, bootstrap: true },
+      }));
     } catch (error) {
       // Another process of the service created it at the same moment.
       if (isUniqueViolation(error)) return;
@@ -95,11 +96,10 @@ export class UserService {
   async create(actor: Actor, input: NewUserInput): Promise<UserView> {
     const passwordHash = await this.hasher.hash(input.password);
     try {
-      return await this.db.transaction(async (trx) => {
-        const user = await this.users.insert({ ...input, roles: unique(input.roles), passwordHash }, trx);
-        await this.audit.record(actor, { action: 'user.create', targetKind: 'USER', targetId: user.id, details: { username: user.username, roles: user.roles, disabled: user.disabled } }, trx);
-        return toUserView(user);
-      });
+      const user = await this.audit.write(actor, (trx) => this.users.insert({ ...input, roles: unique(input.roles), passwordHash }, trx), (created) => ({
+        action: 'user.create', targetKind: 'USER', targetId: created.id, details: { username: created.username, roles: created.roles, disabled: created.disabled },
+      }));
+      return toUserView(user);
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError(`A user named "${input.username}" already exists.`);
       throw error;
@@ -109,7 +109,8 @@ export class UserService {
   async update(actor: Actor, id: string, input: UserUpdateInput): Promise<UserView> {
     const passwordHash = input.password !== undefined ? await this.hasher.hash(input.password) : undefined;
     // What this user's tokens authenticate as may change: this process forgets them at once.
-    return this.db.transaction(async (trx) => {
+    const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
+    return this.audit.write(actor, async (trx) => {
       const current = await this.users.findById(id, trx);
       if (!current) throw new NotFoundError(`No user with id ${id}.`);
       const losesAdministrator =
@@ -120,23 +121,22 @@ export class UserService {
         throw new ConflictError('This is the last enabled administrator: it cannot be disabled or lose the ADMINISTRATOR role.');
       }
       const roles = input.roles !== undefined ? unique(input.roles) : undefined;
-      const updated = (await this.users.update(id, { displayName: input.displayName, roles, disabled: input.disabled, passwordHash }, trx)) as UserRecord;
-      const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
-      await this.audit.record(actor, { action: 'user.update', targetKind: 'USER', targetId: id, details: { username: updated.username, changed, roles: updated.roles, disabled: updated.disabled } }, trx);
-      return toUserView(updated);
-    }).finally(() => this.lookups.clear());
+      return toUserView((await this.users.update(id, { displayName: input.displayName, roles, disabled: input.disabled, passwordHash }, trx)) as UserRecord);
+    }, (updated) => ({ action: 'user.update', targetKind: 'USER', targetId: id, details: { username: updated.username, changed, roles: updated.roles, disabled: updated.disabled } }))
+      .finally(() => this.lookups.clear());
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
-    await this.db.transaction(async (trx) => {
+    await this.audit.write(actor, async (trx) => {
       const current = await this.users.findById(id, trx);
       if (!current) throw new NotFoundError(`No user with id ${id}.`);
       if (current.roles.includes('ADMINISTRATOR') && !current.disabled && (await this.users.countOtherActiveAdministrators(id, trx)) === 0) {
         throw new ConflictError('This is the last enabled administrator: it cannot be deleted.');
       }
       await this.users.delete(id, trx);
-      await this.audit.record(actor, { action: 'user.delete', targetKind: 'USER', targetId: id, details: { username: current.username } }, trx);
-    }).finally(() => this.lookups.clear());
+      return current;
+    }, (deleted) => ({ action: 'user.delete', targetKind: 'USER', targetId: id, details: { username: deleted.username } }))
+      .finally(() => this.lookups.clear());
   }
 
   async changeOwnPassword(actor: Actor, userId: string, currentPassword: string, newPassword: string): Promise<void> {
@@ -146,8 +146,8 @@ export class UserService {
       await this.audit.record(actor, { action: 'auth.failure', targetKind: 'USER', targetId: userId, details: { method: 'PASSWORD_CHANGE', reason: 'wrong-password' } });
       throw new UnauthorizedError('The current password is not correct.');
     }
-    await this.users.update(userId, { passwordHash: await this.hasher.hash(newPassword) });
-    await this.audit.record(actor, { action: 'user.password-change', targetKind: 'USER', targetId: userId });
+    const passwordHash = await this.hasher.hash(newPassword);
+    await this.audit.write(actor, (trx) => this.users.update(userId, { passwordHash }, trx), () => ({ action: 'user.password-change', targetKind: 'USER', targetId: userId }));
   }
 }
 

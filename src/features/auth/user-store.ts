@@ -88,8 +88,8 @@ export class UserStore {
     return (await trx('users').where({ id }).delete()) > 0;
   }
 
-  async recordLogin(id: string): Promise<void> {
-    await this.db('users').where({ id }).update({ last_login_at: this.db.fn.now() });
+  async recordLogin(id: string, trx: Knex = this.db): Promise<void> {
+    await trx('users').where({ id }).update({ last_login_at: trx.fn.now() });
   }
 
   /** Enabled administrators other than the given user, counted inside the caller's transaction. */

@@ -3,7 +3,7 @@
 // keeps every secret it does not mention (null removes an optional one).
 import { randomUUID } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '../../platform/errors.js';
-import { isUniqueViolation, type Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { KINDS, matchPatternProblem, MAX_SECRET_LENGTH, type CredentialKind } from './credential-kinds.js';
 import type { CredentialRecord, CredentialStore } from './credential-store.js';
@@ -88,7 +88,6 @@ function validate(kind: CredentialKind, input: CredentialUpdate, existingSecrets
 
 export class CredentialService {
   constructor(
-    private readonly db: Database,
     private readonly store: CredentialStore,
     private readonly cipher: VaultCipher,
     private readonly audit: AuditLog,
@@ -107,16 +106,15 @@ export class CredentialService {
     const { settings, toSeal } = validate(input.kind, input, []);
     const id = randomUUID();
     await this.unique(input.name, () =>
-      this.db.transaction(async (trx) => {
+      this.audit.write(actor, async (trx) => {
         await this.store.insert(id, { name: input.name, kind: input.kind, description: input.description ?? null, matchPatterns: input.matchPatterns, settings }, trx);
         for (const [field, value] of toSeal) await this.store.putSecret(id, field, this.cipher.seal(id, field, value), trx);
-        await this.audit.record(actor, {
-          action: 'credential.create',
-          targetKind: 'CREDENTIAL',
-          targetId: id,
-          details: { name: input.name, kind: input.kind, matchPatterns: input.matchPatterns, secretFields: [...toSeal.keys()] },
-        }, trx);
-      }),
+      }, () => ({
+        action: 'credential.create',
+        targetKind: 'CREDENTIAL',
+        targetId: id,
+        details: { name: input.name, kind: input.kind, matchPatterns: input.matchPatterns, secretFields: [...toSeal.keys()] },
+      })),
     );
     return this.get(id);
   }
@@ -135,31 +133,29 @@ export class CredentialService {
     const { settings, toSeal, toRemove } = validate(current.kind, { ...merged, secrets: input.secrets }, current.secretFields);
     const changed = (['name', 'description', 'matchPatterns', 'settings'] as const).filter((k) => input[k] !== undefined && JSON.stringify(input[k]) !== JSON.stringify(current[k]));
     await this.unique(merged.name, () =>
-      this.db.transaction(async (trx) => {
+      this.audit.write(actor, async (trx) => {
         await this.store.update(id, { ...merged, settings }, trx);
         for (const [field, value] of toSeal) await this.store.putSecret(id, field, this.cipher.seal(id, field, value), trx);
         for (const field of toRemove) await this.store.deleteSecret(id, field, trx);
-        await this.audit.record(actor, {
-          action: 'credential.update',
-          targetKind: 'CREDENTIAL',
-          targetId: id,
-          details: {
-            name: merged.name,
-            changed,
-            secretsReplaced: [...toSeal.keys()],
-            secretsRemoved: toRemove,
-            ...(changed.includes('matchPatterns') ? { matchPatterns: { from: current.matchPatterns, to: merged.matchPatterns } } : {}),
-          },
-        }, trx);
-      }),
+      }, () => ({
+        action: 'credential.update',
+        targetKind: 'CREDENTIAL',
+        targetId: id,
+        details: {
+          name: merged.name,
+          changed,
+          secretsReplaced: [...toSeal.keys()],
+          secretsRemoved: toRemove,
+          ...(changed.includes('matchPatterns') ? { matchPatterns: { from: current.matchPatterns, to: merged.matchPatterns } } : {}),
+        },
+      })),
     );
     return this.get(id);
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
     const current = await this.require(id);
-    await this.store.delete(id);
-    await this.audit.record(actor, { action: 'credential.delete', targetKind: 'CREDENTIAL', targetId: id, details: { name: current.name, kind: current.kind } });
+    await this.audit.write(actor, (trx) => this.store.delete(id, trx), () => ({ action: 'credential.delete', targetKind: 'CREDENTIAL', targetId: id, details: { name: current.name, kind: current.kind } }));
   }
 
   /** The secrets in clear, for a connector in this process. Never send the result anywhere. */

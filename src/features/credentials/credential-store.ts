@@ -83,8 +83,8 @@ export class CredentialStore implements CredentialKindLookup {
       });
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await this.db('credentials').where({ id }).delete()) > 0;
+  async delete(id: string, trx: Knex): Promise<boolean> {
+    return (await trx('credentials').where({ id }).delete()) > 0;
   }
 
   async putSecret(credentialId: string, field: string, sealed: SealedSecret, trx: Knex): Promise<void> {

@@ -75,15 +75,17 @@ export class DiagnosisService {
     if (!STATUSES_WITH_ERRORS.includes(run.status)) {
       throw new ConflictError(`Only a run that finished with errors (${STATUSES_WITH_ERRORS.join(' or ')}) has a diagnosis; this one is ${run.status}.`);
     }
-    const record = await this.diagnose(run);
-    await this.audit.record(actor, { action: 'run.diagnose', targetKind: 'DISCOVERY_RUN', targetId: runId, details: { status: record.status, model: record.model } });
+    const outcome = await this.diagnose(run);
+    const record = await this.audit.write(actor, (trx) => this.store.save(run.id, this.provider.model, outcome, trx), (saved) => ({
+      action: 'run.diagnose', targetKind: 'DISCOVERY_RUN', targetId: runId, details: { status: saved.status, model: saved.model },
+    }));
     return toView(record);
   }
 
   /** The follow-up of a finished run: diagnoses it when the feature is on and the run has errors. */
   async diagnoseFinished(runId: string): Promise<void> {
     const run = await this.runs.find(runId);
-    if (run && this.enabled && STATUSES_WITH_ERRORS.includes(run.status)) await this.diagnose(run);
+    if (run && this.enabled && STATUSES_WITH_ERRORS.includes(run.status)) await this.store.save(run.id, this.provider.model, await this.diagnose(run));
   }
 
   private async find(runId: string): Promise<RunRecord> {
@@ -92,18 +94,17 @@ export class DiagnosisService {
     return run;
   }
 
-  private async diagnose(run: RunRecord): Promise<DiagnosisRecord> {
+  /** What the model makes of a run's errors, or why it made nothing; stored by the caller. */
+  private async diagnose(run: RunRecord): Promise<DiagnosisOutcome> {
     const context = await this.context(run);
-    let outcome: DiagnosisOutcome;
     try {
-      outcome = { status: 'OK', answer: await this.provider.diagnose(context) };
+      return { status: 'OK', answer: await this.provider.diagnose(context) };
     } catch (error) {
       const known = error instanceof DiagnosisFailure;
       const reason = known ? error.message : 'The diagnosis stopped on an unexpected error.';
       this.logger.warn('diagnosis failed', { runId: run.id, model: this.provider.model, reason, ...(known ? {} : { error }) });
-      outcome = { status: 'ERROR', reason };
+      return { status: 'ERROR', reason };
     }
-    return this.store.save(run.id, this.provider.model, outcome);
   }
 
   private async context(run: RunRecord): Promise<DiagnosisContext> {

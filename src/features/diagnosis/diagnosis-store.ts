@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { Confidence, DiagnosisAnswer } from './diagnosis-provider.js';
 
@@ -45,9 +46,9 @@ export class DiagnosisStore {
   }
 
   /** Stores the outcome of an attempt in place of the run's previous one. */
-  async save(runId: string, model: string, outcome: DiagnosisOutcome): Promise<DiagnosisRecord> {
+  async save(runId: string, model: string, outcome: DiagnosisOutcome, trx: Knex = this.db): Promise<DiagnosisRecord> {
     const answer = outcome.status === 'OK' ? outcome.answer : undefined;
-    const [row] = await this.db('run_diagnoses')
+    const [row] = await trx('run_diagnoses')
       .insert({
         run_id: runId,
         status: outcome.status,
@@ -57,7 +58,7 @@ export class DiagnosisStore {
         confidence: answer?.confidence ?? null,
         model,
         reason: outcome.status === 'ERROR' ? outcome.reason : null,
-        created_at: this.db.fn.now(),
+        created_at: trx.fn.now(),
       })
       .onConflict('run_id')
       .merge()

@@ -57,10 +57,11 @@ export class DiscoveryService {
     const target = await this.targets.find(targetId);
     if (!target) throw new NotFoundError(`No discovery target with id ${targetId}.`);
     if (!target.enabled) throw new ConflictError(`The target "${target.name}" is disabled.`);
-    const run = await this.runs.create(target.id, target.name, 'MANUAL');
+    const run = await this.audit.write(actor, (trx) => this.runs.create(target.id, target.name, 'MANUAL', trx), (created) =>
+      created && { action: 'target.scan', targetKind: 'DISCOVERY_TARGET', targetId: target.id, details: { runId: created.id, name: target.name } });
     if (!run) throw new ConflictError(`A run of "${target.name}" is already queued or running.`);
+    // Queued once the run is committed: a worker that claimed it sooner would find no run.
     await this.scheduler.enqueue(RUN_JOB, { runId: run.id });
-    await this.audit.record(actor, { action: 'target.scan', targetKind: 'DISCOVERY_TARGET', targetId: target.id, details: { runId: run.id, name: target.name } });
     return toRunView(run);
   }
 
@@ -105,9 +106,9 @@ export class DiscoveryService {
   async cancel(actor: Actor, id: string): Promise<RunView> {
     const run = await this.runs.find(id);
     if (!run) throw new NotFoundError(`No discovery run with id ${id}.`);
-    const outcome = await this.runs.cancel(id);
+    const outcome = await this.audit.write(actor, (trx) => this.runs.cancel(id, trx), (done) =>
+      done === 'ENDED' ? undefined : { action: 'run.cancel', targetKind: 'DISCOVERY_RUN', targetId: id, details: { outcome: done } });
     if (outcome === 'ENDED') throw new ConflictError(`The run has already ended (${run.status}).`);
-    await this.audit.record(actor, { action: 'run.cancel', targetKind: 'DISCOVERY_RUN', targetId: id, details: { outcome } });
     return this.get(id);
   }
 }

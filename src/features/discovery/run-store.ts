@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { countRows, isUniqueViolation, keysetPage, type Database } from '../../platform/postgres/postgres-client.js';
 import { RUN_STATUSES, type RunError, type RunHistory, type RunRecord, type RunStatus, type RunSummary, type RunTrigger } from './run-record.js';
@@ -21,9 +22,9 @@ export class RunStore implements RunHistory {
   constructor(private readonly db: Database) {}
 
   /** A new QUEUED run; undefined when the target already has a QUEUED or RUNNING one. */
-  async create(targetId: string, targetName: string, trigger: RunTrigger): Promise<RunRecord | undefined> {
+  async create(targetId: string, targetName: string, trigger: RunTrigger, trx: Knex = this.db): Promise<RunRecord | undefined> {
     try {
-      const [row] = await this.db('discovery_runs').insert({ target_id: targetId, target_name: targetName, trigger, status: 'QUEUED' }).returning(SELECT);
+      const [row] = await trx('discovery_runs').insert({ target_id: targetId, target_name: targetName, trigger, status: 'QUEUED' }).returning(SELECT);
       return row as RunRecord;
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
@@ -121,10 +122,10 @@ export class RunStore implements RunHistory {
   }
 
   /** A QUEUED run is cancelled at once; a RUNNING one is asked to stop. */
-  async cancel(id: string): Promise<'CANCELLED' | 'REQUESTED' | 'ENDED'> {
-    const queued = await this.db('discovery_runs').where({ id, status: 'QUEUED' }).update({ status: 'CANCELLED', finished_at: this.db.fn.now() });
+  async cancel(id: string, trx: Knex = this.db): Promise<'CANCELLED' | 'REQUESTED' | 'ENDED'> {
+    const queued = await trx('discovery_runs').where({ id, status: 'QUEUED' }).update({ status: 'CANCELLED', finished_at: trx.fn.now() });
     if (queued) return 'CANCELLED';
-    const running = await this.db('discovery_runs').where({ id, status: 'RUNNING' }).update({ cancel_requested: true });
+    const running = await trx('discovery_runs').where({ id, status: 'RUNNING' }).update({ cancel_requested: true });
     return running ? 'REQUESTED' : 'ENDED';
   }
 

@@ -73,8 +73,10 @@ export class TargetService {
       schedule: input.schedule ?? null,
       enabled: input.enabled ?? true,
     });
-    const record = await this.unique(values.name, () => this.store.insert(values));
-    await this.audit.record(actor, { action: 'target.create', targetKind: 'DISCOVERY_TARGET', targetId: record.id, details: { name: record.name, addresses: record.addresses, methods: record.methods } });
+    const record = await this.unique(values.name, () =>
+      this.audit.write(actor, (trx) => this.store.insert(values, trx), (created) => ({
+        action: 'target.create', targetKind: 'DISCOVERY_TARGET', targetId: created.id, details: { name: created.name, addresses: created.addresses, methods: created.methods },
+      })));
     return toTargetView(record);
   }
 
@@ -92,16 +94,16 @@ export class TargetService {
       schedule: input.schedule !== undefined ? input.schedule : current.schedule,
       enabled: input.enabled ?? current.enabled,
     });
-    const record = (await this.unique(values.name, () => this.store.update(id, values))) as TargetRecord;
     const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
-    await this.audit.record(actor, { action: 'target.update', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: record.name, changed } });
+    const record = await this.unique(values.name, () =>
+      this.audit.write(actor, (trx) => this.store.update(id, values, trx), (updated) => updated && { action: 'target.update', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: updated.name, changed } }));
+    if (!record) throw new NotFoundError(`No discovery target with id ${id}.`);
     return toTargetView(record);
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
     const current = await this.require(id);
-    await this.store.delete(id);
-    await this.audit.record(actor, { action: 'target.delete', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: current.name } });
+    await this.audit.write(actor, (trx) => this.store.delete(id, trx), () => ({ action: 'target.delete', targetKind: 'DISCOVERY_TARGET', targetId: id, details: { name: current.name } }));
   }
 
   private async validate(errors: FieldError[], values: Omit<TargetValues, 'addressCount'>): Promise<TargetValues> {

@@ -32,18 +32,18 @@ export class TargetStore implements TargetLookup {
     return pagedQuery<TargetRecord>(base, (q) => q.select(SELECT).orderBy([{ column: 'name' }, { column: 'id' }]), page, size);
   }
 
-  async insert(values: TargetValues): Promise<TargetRecord> {
-    const [row] = await this.db('discovery_targets').insert(toRow(values)).returning(SELECT);
+  async insert(values: TargetValues, trx: Knex): Promise<TargetRecord> {
+    const [row] = await trx('discovery_targets').insert(toRow(values)).returning(SELECT);
     return row as TargetRecord;
   }
 
-  async update(id: string, values: Partial<TargetValues>): Promise<TargetRecord | undefined> {
-    const [row] = await this.db('discovery_targets').where({ id }).update({ ...toRow(values), updated_at: this.db.fn.now() }).returning(SELECT);
+  async update(id: string, values: Partial<TargetValues>, trx: Knex): Promise<TargetRecord | undefined> {
+    const [row] = await trx('discovery_targets').where({ id }).update({ ...toRow(values), updated_at: trx.fn.now() }).returning(SELECT);
     return row;
   }
 
-  async delete(id: string): Promise<boolean> {
-    return (await this.db('discovery_targets').where({ id }).delete()) > 0;
+  async delete(id: string, trx: Knex): Promise<boolean> {
+    return (await trx('discovery_targets').where({ id }).delete()) > 0;
   }
 
   /** Enabled targets with a schedule, and the fire time each last acted on. */

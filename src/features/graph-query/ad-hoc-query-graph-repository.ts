@@ -4,7 +4,7 @@
 // transaction is always rolled back.
 import neo4j, { type Neo4jError } from 'neo4j-driver';
 import { BadRequestError, UnprocessableContentError } from '../../platform/errors.js';
-import type { CypherParams, NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { isTransactionTimedOut, type CypherParams, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { encodeValue, GraphCollector, type ResultGraph } from './graph-values.js';
 
 export interface AdHocQueryResult {
@@ -24,7 +24,6 @@ export interface AdHocQueryOptions {
 
 // Neo4j errors whose message is about the caller's own query, and helps them fix it.
 const QUERY_ERROR = /^Neo\.ClientError\.(Statement|Procedure|Schema)\./;
-const TIMED_OUT = /^Neo\.ClientError\.Transaction\.TransactionTimedOut/;
 const MESSAGE_MAX = 600;
 
 /** Neo4j stopped the query at its time-out. */
@@ -65,7 +64,7 @@ export class AdHocQueryGraphRepository {
 
 function translate(error: Neo4jError, timeoutMs: number): Error {
   const code = typeof error.code === 'string' ? error.code : '';
-  if (TIMED_OUT.test(code)) return new QueryTimedOutError(timeoutMs);
+  if (isTransactionTimedOut(error)) return new QueryTimedOutError(timeoutMs);
   if (code === 'Neo.ClientError.Statement.AccessMode') {
     return new BadRequestError('The query tried to write; the query endpoint only reads.');
   }

@@ -1,5 +1,6 @@
 // Identity rules (docs/interface.md, decision 8), as pure functions: which identifiers an observed asset
 // carries, normalised, and which existing asset they point at, rule by rule in order of strength.
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import type { Category } from '../assets/asset-taxonomy.js';
 
@@ -68,6 +69,12 @@ export function normaliseFqdn(value: string | undefined): string | undefined {
  * The identifiers of an observed asset. NAME_IN_PARENT (type, name, parent id) is used only when
  * the asset carries nothing stronger: software, datastores and cloud objects are known by it.
  */
+// The identity index holds values of up to 512 characters (migration create_asset_identifiers). A
+// longer one (a long display name within its parent, a long cloud instance id) is kept as its
+// digest, which matches as well as the value would.
+const MAX_VALUE = 512;
+const storable = ({ rule, value }: Identifier): Identifier => (value.length <= MAX_VALUE ? { rule, value } : { rule, value: `sha256:${createHash('sha256').update(value).digest('hex')}` });
+
 export function identifiersOf(asset: ObservedIdentity, parentId: string | undefined): Identifier[] {
   const ids: Identifier[] = [];
   const serial = normaliseSerial(asset.serialNumber);
@@ -83,7 +90,7 @@ export function identifiersOf(asset: ObservedIdentity, parentId: string | undefi
   if (ids.length === 0 && asset.displayName) {
     ids.push({ rule: 'NAME_IN_PARENT', value: `${asset.assetType}|${parentId ?? ''}|${asset.displayName.trim().toLowerCase()}` });
   }
-  return ids;
+  return ids.map(storable);
 }
 
 export const identifierKey = (id: Identifier): string => `${id.rule}:${id.value}`;

@@ -1,5 +1,6 @@
 // The copy of each asset's display and host name in PostgreSQL (migration create_asset_names),
 // which the exports join to sub-records.
+import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { AssetName, AssetNameIndex } from './asset-name.js';
 
@@ -11,10 +12,10 @@ export class AssetNameStore implements AssetNameIndex {
    * observation's null host name means "not reported" and keeps the known one (as the graph write
    * does), unless `exact` (a copy of the graph's own values).
    */
-  async upsert(names: AssetName[], { exact = false }: { exact?: boolean } = {}): Promise<void> {
+  async upsert(names: AssetName[], { exact = false }: { exact?: boolean } = {}, trx: Knex = this.db): Promise<void> {
     if (names.length === 0) return;
     const unique = [...new Map(names.map((n) => [n.assetId, n])).values()];
-    await this.db.raw(
+    await trx.raw(
       `INSERT INTO asset_names AS n (asset_id, display_name, hostname, updated_at)
        SELECT id, display_name, hostname, now() FROM unnest(:ids::uuid[], :names::text[], :hostnames::text[]) AS u(id, display_name, hostname)
        ON CONFLICT (asset_id) DO UPDATE

@@ -1,4 +1,5 @@
 // The facts of assets per source (migration create_asset_facts; the rules are in asset-facts.ts).
+import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { Fact } from './asset-facts.js';
 
@@ -19,12 +20,12 @@ export class FactStore {
    * Records what the sources reported at `observedAt` (a value replaces the same source's earlier
    * one, never a later one), then returns every fact of these assets, of all sources.
    */
-  async record(writes: FactWrite[], assetIds: string[], observedAt: Date): Promise<Map<string, Fact[]>> {
+  async record(writes: FactWrite[], assetIds: string[], observedAt: Date, trx: Knex = this.db): Promise<Map<string, Fact[]>> {
     // Two entries of one asset in a bundle: the later one's value stands.
     const unique = [...new Map(writes.map((w) => [`${w.assetId}\u0000${w.field}\u0000${w.source}`, w])).values()];
     for (let i = 0; i < unique.length; i += CHUNK) {
       const chunk = unique.slice(i, i + CHUNK);
-      await this.db.raw(
+      await trx.raw(
         `INSERT INTO asset_facts AS f (asset_id, field, source, value, owned, observed_at)
          SELECT asset_id, field, source, value, owned, :at FROM unnest(:ids::uuid[], :fields::text[], :sources::text[], :values::jsonb[], :owned::boolean[])
                 AS w(asset_id, field, source, value, owned)
@@ -36,14 +37,14 @@ export class FactStore {
         },
       );
     }
-    return this.of(assetIds);
+    return this.of(assetIds, trx);
   }
 
   /** Every fact of these assets, of all sources. */
-  async of(assetIds: string[]): Promise<Map<string, Fact[]>> {
+  async of(assetIds: string[], trx: Knex = this.db): Promise<Map<string, Fact[]>> {
     const facts = new Map<string, Fact[]>();
     if (assetIds.length === 0) return facts;
-    const { rows } = await this.db.raw(
+    const { rows } = await trx.raw(
       `SELECT asset_id AS "assetId", field, source, value, owned, observed_at AS "observedAt" FROM asset_facts WHERE asset_id = ANY(?::uuid[])`,
       [assetIds],
     );

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { BadRequestError, type FieldError } from '../../platform/errors.js';
+import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { CATEGORIES, categoryOf, GRAPH_TYPES, parentRule, RELATIONSHIP_TYPES, type AssetType, type Category, type RelationshipType } from '../assets/asset-taxonomy.js';
 import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier, type MatchRule } from './asset-identity.js';
@@ -200,6 +201,7 @@ function toWrite(asset: BundleAsset, id: string, resolved: ResolvedAsset): Asset
 
 export class ImportService {
   constructor(
+    private readonly db: Database,
     private readonly identities: IdentityStore,
     private readonly facts: FactStore,
     private readonly names: AssetNameStore,
@@ -286,15 +288,17 @@ export class ImportService {
           }
           results.push({ key: asset.key, id, created: !match, matchedBy: match?.matchedBy ?? null });
         }
-        // Facts, identity and names first: a crash before the graph write is repaired by importing again.
-        const facts = await this.facts.record(factWrites, batchIds, new Date(observedAt));
-        const writes = withIds.map(({ asset }, i) => toWrite(asset, batchIds[i] as string, resolve(facts.get(batchIds[i] as string) ?? [])));
-        // The identity index keeps the category the asset shows, which its facts decide.
-        const shown = new Map(writes.map((w) => [w.id, (w.category ?? categories.get(w.id)) as Category]));
-        await Promise.all([
-          this.identities.upsert(identifierRows.map((r) => ({ ...r, category: shown.get(r.assetId) ?? r.category }))),
-          this.names.upsert(writes.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null }))),
-        ]);
+        // Facts, identity and names first, in one transaction (all of a batch or none): a failure
+        // before the graph write is repaired by importing again, which finds the same ids.
+        const writes = await this.db.transaction(async (trx) => {
+          const facts = await this.facts.record(factWrites, batchIds, new Date(observedAt), trx);
+          const assetWrites = withIds.map(({ asset }, i) => toWrite(asset, batchIds[i] as string, resolve(facts.get(batchIds[i] as string) ?? [])));
+          // The identity index keeps the category the asset shows, which its facts decide.
+          const shown = new Map(assetWrites.map((w) => [w.id, (w.category ?? categories.get(w.id)) as Category]));
+          await this.identities.upsert(identifierRows.map((r) => ({ ...r, category: shown.get(r.assetId) ?? r.category })), trx);
+          await this.names.upsert(assetWrites.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null })), {}, trx);
+          return assetWrites;
+        });
         await afterGraphWrite(() => this.load.mergeAssets(writes, bundle.source, observedAt));
       }
       // A child's edges to its parent are written once every level is in the graph; the next level only needs ids.

@@ -1,24 +1,27 @@
 // The retention sweep (settings service.retention.*): packages and services not observed for
 // service.retention.sub-asset-days are removed, and so are the sub-records of assets that no
 // longer exist in the graph; retired relationships go after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with the graph
-// (an installation upgraded from before the copy existed gets it at its first start). Deletes run
-// in bounded batches.
+// (an installation upgraded from before the copy existed gets it at its first start); the rows of
+// assets an import never wrote to the graph go once no import can still be writing them. Deletes
+// run in bounded batches.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { ChangeRetention } from '../changes/change-retention.js';
 import type { AssetName, AssetNameIndex } from '../import/asset-name.js';
+import type { UnwrittenAssetSweep } from '../import/unwritten-asset-sweep.js';
 
 export interface RetentionSummary {
   packagesRemoved: number;
   servicesRemoved: number;
   orphanRowsRemoved: number;
   assetNamesRemoved: number;
+  unwrittenAssetsRemoved: number;
   retiredRelationshipsPurged: number;
 }
 
 const BATCH = 10_000;
 const MAX_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
-// A name written this recently may belong to an import whose graph write is still to come.
+// A name or identity row written this recently may belong to an import whose graph write is still to come.
 const IN_FLIGHT_MS = 10 * 60_000;
 const SUB_RECORD_TABLES = ['software_packages', 'discovered_services', 'running_processes', 'network_interfaces'] as const;
 
@@ -28,6 +31,7 @@ export class RetentionSweep {
     private readonly graph: NeoGraph,
     private readonly names: AssetNameIndex,
     private readonly changes: ChangeRetention,
+    private readonly unwritten: UnwrittenAssetSweep,
     private readonly days: { subAssetDays: number; retiredDays: number },
     private readonly batch = BATCH,
   ) {
@@ -41,6 +45,7 @@ export class RetentionSweep {
       servicesRemoved: await this.deleteOlder('discovered_services', cutoff),
       orphanRowsRemoved: await this.deleteOrphans(),
       assetNamesRemoved: await this.reconcileNames(now),
+      unwrittenAssetsRemoved: await this.unwritten.run(new Date(now.getTime() - IN_FLIGHT_MS)),
       retiredRelationshipsPurged: await this.changes.purgeRetired(new Date(now.getTime() - this.days.retiredDays * 86_400_000).toISOString(), BATCH),
     };
   }

@@ -4355,7 +4355,7 @@ export interface operations {
                * @example 2026-11-20T14:03:11.512Z
                */
               finishedAt: string;
-              /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved; aging-sweep: movedToStale, movedToInactive. */
+              /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved, assetNamesRemoved, unwrittenAssetsRemoved, retiredRelationshipsPurged; aging-sweep: movedToStale, movedToInactive, assetsWithFactsDropped. */
               summary: {
                 [key: string]: number;
               };

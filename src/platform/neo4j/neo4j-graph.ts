@@ -24,6 +24,11 @@ export function createDriver({ uri, user, password, timeoutMs }: Neo4jOptions): 
   });
 }
 
+/** The server's answer to a transaction that ran past its time-out (TransactionTimedOut and, in 5.x, TransactionTimedOutClientConfiguration). */
+export function isTransactionTimedOut(error: unknown): boolean {
+  return /^Neo\.ClientError\.Transaction\.TransactionTimedOut/.test(String((error as { code?: unknown } | null)?.code ?? ''));
+}
+
 const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
 
 export function isNeo4jUnavailable(error: unknown): boolean {
@@ -64,10 +69,12 @@ export class NeoGraph {
     private readonly observe: StoreObserver = unobserved,
     /** How long a read may wait for its answer before it is a 503 (a stalled server answers nothing). */
     readonly readTimeoutMs = 0,
+    /** How long a write transaction may run or wait; longer than a read's, for batches of thousands of rows. */
+    readonly writeTimeoutMs = 0,
   ) {}
 
-  private bounded<T>(work: Promise<T>): Promise<T> {
-    return this.readTimeoutMs > 0 ? withDeadline(work, this.readTimeoutMs, () => new StoreUnavailableError('Neo4j')) : work;
+  private bounded<T>(work: Promise<T>, ms = this.readTimeoutMs): Promise<T> {
+    return ms > 0 ? withDeadline(work, ms, () => new StoreUnavailableError('Neo4j')) : work;
   }
 
   /** Runs a catalogued read statement (its placeholders filled by `fragments`) and returns plain objects. */
@@ -154,13 +161,24 @@ export class NeoGraph {
     }
   }
 
+  /**
+   * A managed write, bounded twice: the server ends a transaction that runs past the time-out (and
+   * frees its locks), and the wait ends then too when the server does not answer at all. Either is
+   * a 503; a write cut short this way is MERGEd again by the caller's retry.
+   */
   private writeTransaction<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
     return this.observe('write', async () => {
       const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.WRITE });
+      let stalled = false;
       try {
-        return await session.executeWrite(work);
+        return await this.bounded(session.executeWrite(work, this.writeTimeoutMs > 0 ? { timeout: this.writeTimeoutMs } : {}), this.writeTimeoutMs);
+      } catch (error) {
+        stalled = error instanceof StoreUnavailableError;
+        if (isTransactionTimedOut(error)) throw new StoreUnavailableError('Neo4j');
+        throw error;
       } finally {
-        await session.close();
+        if (stalled) void session.close().catch(() => undefined);
+        else await session.close();
       }
     });
   }

