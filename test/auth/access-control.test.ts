@@ -70,6 +70,9 @@ const RULES: Record<string, Rule> = {
   getRunAlert: 'SIGNED_IN',
   listInsightFeeds: 'SIGNED_IN',
   getInsightFeed: 'SIGNED_IN',
+  getFlowTopTalkers: 'SIGNED_IN',
+  getFlowConversations: 'SIGNED_IN',
+  listFlowExporters: 'SIGNED_IN',
   ...Object.fromEntries(
     ['Assets', 'Relationships', 'Software', 'Processes', 'Services', 'Interfaces', 'InterfaceConnections'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),
