@@ -137,9 +137,12 @@ export function benchConfig(dataDir: string, overrides: ConfigOverrides): AppCon
   });
 }
 
+// The benchmark's own statements fill estates in bulk: as long as the setting allows.
+const BULK_STORE_TIMEOUT_MS = 120_000;
+
 /** The local stores of dataDir, opened without a service. */
 export async function withStores<T>(dataDir: string, run: (container: Container) => Promise<T>): Promise<T> {
-  const { container, close } = await openStores(benchConfig(dataDir, { roles: 'api' }), createLogger('warn'));
+  const { container, close } = await openStores(benchConfig(dataDir, { roles: 'api', storeTimeoutMs: BULK_STORE_TIMEOUT_MS }), createLogger('warn'));
   try {
     return await run(container);
   } finally {
