@@ -38,6 +38,9 @@ describePeers('the web UI scanning a lab host', () => {
     await page.getByRole('button', { name: 'New target' }).click();
     await page.getByLabel('Name', { exact: true }).fill('lab h1');
     await page.getByLabel(/Addresses/).fill(network.hosts.h1.address);
+    // Every inventory method of api.yaml is offered; a new target starts with SWEEP, SSH and SNMP.
+    for (const method of ['SWEEP', 'SSH', 'SNMP']) expect(await page.getByLabel(method, { exact: true }).isChecked()).toBe(true);
+    for (const method of ['VCENTER', 'LIBVIRT', 'CONTAINERS']) expect(await page.getByLabel(method, { exact: true }).isChecked()).toBe(false);
     await page.getByLabel('SNMP').uncheck();
     await page.getByLabel(/Schedule/).fill('0 0 3 * * *');
     await page.getByRole('button', { name: 'Save' }).click();

@@ -5,9 +5,16 @@ import { Link, useNavigate } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
 import { ErrorBox, Field, Pager, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
+import type { components } from '../../../src/platform/http/api-types';
 import type { Credential, Run, Target } from '../types';
 
-const METHODS = ['SWEEP', 'SSH', 'SNMP'];
+type Method = NonNullable<components['schemas']['NewTarget']['methods']>[number];
+// Every inventory method of api.yaml: the type check fails while api.yaml has one this list lacks.
+const METHODS = ['SWEEP', 'SSH', 'SNMP', 'VCENTER', 'LIBVIRT', 'CONTAINERS'] as const satisfies readonly Method[];
+const EVERY_METHOD_LISTED: [Exclude<Method, (typeof METHODS)[number]>] extends [never] ? true : never = true;
+void EVERY_METHOD_LISTED;
+// What a new target starts with: the API's own choice when methods are left out.
+const DEFAULT_METHODS: Method[] = ['SWEEP', 'SSH', 'SNMP'];
 const ACTIVE = ['QUEUED', 'RUNNING'];
 
 export function Progress({ run }: { run: Pick<Run, 'progress' | 'status'> }) {
@@ -23,7 +30,7 @@ function TargetForm({ target, onSaved, onCancel }: { target?: Target; onSaved: (
   const credentials = useLoad(() => api<Page<Credential>>('credentials?size=1000'), []);
   const [name, setName] = useState(target?.name ?? '');
   const [addresses, setAddresses] = useState(target?.addresses.join('\n') ?? '');
-  const [methods, setMethods] = useState<string[]>(target?.methods ?? METHODS);
+  const [methods, setMethods] = useState<string[]>(target?.methods ?? DEFAULT_METHODS);
   const [schedule, setSchedule] = useState(target?.schedule ?? '');
   const [credentialIds, setCredentialIds] = useState<string[]>(target?.credentialIds ?? []);
   const [error, setError] = useState<ApiError>();
