@@ -18,6 +18,8 @@ type RunError = NonNullable<Run['errors']>[number];
 function DiagnosisView({ runId, failed }: { runId: string; failed: boolean }) {
   const { has } = useSession();
   const diagnosis = useLoad(() => api<{ data: Diagnosis }>(`runs/${runId}/diagnosis`), [runId]);
+  // A failed run is diagnosed by a job after it ends: asked again until one is there.
+  useRefresh(diagnosis.data?.data.status === 'NONE', diagnosis.reload);
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   return (
