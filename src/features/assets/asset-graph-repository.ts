@@ -27,13 +27,26 @@ export interface AssetWithParent {
   parent: (AssetSummaryRef & { via: string }) | null;
 }
 
-/** The parent rule of every type that has one, by type: a parameter of the page statement. */
-const PARENT_RULES = Object.fromEntries(
-  (Object.keys(ASSET_TYPES) as AssetType[]).flatMap((type) => {
+/**
+ * The parent rules as the page statement takes them: each distinct rule once ($rules), and the
+ * index of its rule for every type that has one ($ruleOf). Sent with every page: half the bytes
+ * of one rule per type.
+ */
+const PARENT_RULES = (() => {
+  const rules: { via: readonly string[]; direction: string; parentKinds: readonly string[] }[] = [];
+  const at = new Map<string, number>();
+  const ruleOf: Record<string, ReturnType<typeof int>> = {};
+  for (const type of Object.keys(ASSET_TYPES) as AssetType[]) {
     const rule = parentRule(type);
-    return rule ? [[type, { via: rule.via, direction: rule.direction, parentKinds: rule.parentKinds }]] : [];
-  }),
-);
+    if (!rule) continue;
+    const value = { via: rule.via, direction: rule.direction, parentKinds: rule.parentKinds };
+    const key = JSON.stringify(value);
+    if (!at.has(key)) at.set(key, rules.push(value) - 1);
+    // A list index: an integer to Cypher, not a JS number (a float).
+    ruleOf[type] = int(at.get(key) as number);
+  }
+  return { rules, ruleOf };
+})();
 
 export interface ParentEdge {
   id: string;
@@ -125,7 +138,7 @@ export class AssetGraphRepository implements AssetReads {
     }
     const { rows, bookmark } = await this.graph.readWithBookmark<AssetWithParent & { asset: AssetNode; total: number | null }>(
       'assets/find-assets',
-      { ...params, rules: PARENT_RULES, skip: int(window.kind === 'offset' ? window.offset : 0), limit: int(window.limit) },
+      { ...params, ...PARENT_RULES, skip: int(window.kind === 'offset' ? window.offset : 0), limit: int(window.limit) },
       { filters: clauses.join(' AND '), order, total },
     );
     const out = rows.map((r) => ({ node: r.asset, parent: r.parent }));
