@@ -176,7 +176,12 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
   const changeGraph = new ChangeGraphRepository(graph);
-  const relationships = new RelationshipGraphRepository(graph);
+  const readAheads = metrics.counter({
+    name: 'list_read_ahead_pages_total',
+    help: 'Pages of a walk in bulk read before they were asked for: served, or stale (the graph changed since) and read again.',
+    labelNames: ['list', 'outcome'],
+  });
+  const relationships = new RelationshipGraphRepository(graph, (outcome) => readAheads.inc({ list: 'relationships', outcome }));
   const identities = new IdentityStore(db);
   const assetNames = new AssetNameStore(db);
   const loadGraph = new LoadGraphRepository(graph);

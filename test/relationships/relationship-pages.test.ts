@@ -132,6 +132,34 @@ describe('GET /relationships: order, totals and cursor links', () => {
     expect((await get('/api/v1/relationships?type=RUNS_ON&sourceCategory=HOST')).total).toBe(0);
   });
 
+  it('reads the next page of a walk in bulk ahead, and serves it only while nothing has committed since', async () => {
+    const readAheads = async (outcome: string) => {
+      const text = (await p.adminToken.get('/metrics')).text;
+      return Number(new RegExp(`^list_read_ahead_pages_total\\{list="relationships",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    };
+    // Over 1,000 rows, walked in pages of 500 (read ahead from 500 rows up; pages of 100 are not).
+    expect((await p.integrationKey.post('/api/v1/import', estate(170, '-bulk'))).status).toBe(200);
+    const reference = (await walk('/api/v1/relationships?size=100')) as (Row & { targetAssetId: string })[];
+    expect(reference.length).toBeGreaterThan(1000);
+    const [served, stale] = [await readAheads('served'), await readAheads('stale')];
+
+    const first = await get('/api/v1/relationships?size=500');
+    const second = await get(first.links.next as string);
+    expect(second.data.map((r) => r.id)).toEqual(reference.slice(500, 1000).map((r) => r.id));
+    expect(await readAheads('served')).toBe(served + 1);
+
+    // The third page is being read ahead when a VM of it is decommissioned: its edges leave the
+    // active list, so the page read ahead is refused and read again.
+    const gone = reference.slice(1000).find((r) => r.relationshipType === 'HOSTS_VM') as Row & { targetAssetId: string };
+    expect((await p.discoveryAdminToken.post(`/api/v1/assets/${gone.targetAssetId}/decommission`)).status).toBe(200);
+    const third = await get(second.links.next as string);
+    expect(await readAheads('stale')).toBe(stale + 1);
+    expect(await readAheads('served')).toBe(served + 1);
+    const now = (await walk('/api/v1/relationships?size=100')).map((r) => r.id);
+    expect(now).not.toContain(gone.id);
+    expect(third.data.map((r) => r.id)).toEqual(now.slice(now.indexOf(second.data.at(-1)?.id as string) + 1));
+  });
+
   it('refuses a cursor of another list', async () => {
     const cursor = Buffer.from(JSON.stringify({ after: ['LOVES', 'x'] })).toString('base64url');
     expect((await api.get(`/api/v1/relationships?cursor=${cursor}`)).status).toBe(400);

@@ -8,9 +8,10 @@
 import type { PageWindow } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { ReadAhead, type ReadAheadOutcome, type ReadWithBookmarks } from '../../platform/neo4j/read-ahead.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
-import { toRelationshipRow, type RawRelationshipRow, type RelationshipFilter, type RelationshipReads, type RelationshipRow } from './relationship-row.js';
+import { relationshipKey, toRelationshipRow, type RawRelationshipRow, type RelationshipFilter, type RelationshipReads, type RelationshipRow } from './relationship-row.js';
 
 const PREDICATES = {
   sourceCategories: 's.assetCategory IN $sourceCategories',
@@ -30,6 +31,17 @@ const COUNT_CACHE_ENTRIES = 500;
 // Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
 
+// Pages of at least this many rows are read ahead (ReadAhead): the sizes of walks in bulk, not of
+// pages a person reads. At most a few, each kept briefly.
+const READ_AHEAD_MIN_ROWS = 500;
+const READ_AHEAD_PAGES = 8;
+const READ_AHEAD_KEEP_MS = 15_000;
+
+interface CountedPage {
+  rows: RelationshipRow[];
+  counts: Map<RelationshipType, number>;
+}
+
 /** Counts by type from the count store, in the order of the filter's types (see storeCounts). */
 interface StoreCounts {
   totals: number[] | null;
@@ -38,13 +50,15 @@ interface StoreCounts {
 
 export class RelationshipGraphRepository implements RelationshipReads {
   private readonly counts: UnchangedGraphCache<number>;
+  private readonly ahead: ReadAhead<CountedPage>;
 
-  constructor(private readonly graph: NeoGraph) {
+  constructor(private readonly graph: NeoGraph, readAheads?: (outcome: ReadAheadOutcome) => void) {
     graph.catalog.require(
       'relationships/find-relationships-of-type', 'relationships/find-relationships-of-type-with-counts', 'relationships/count-relationships-of-type', 'relationships/count-relationships-by-type',
       'relationships/find-asset-relationships', 'relationships/count-asset-relationships',
     );
     this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
+    this.ahead = new ReadAhead(graph, READ_AHEAD_PAGES, READ_AHEAD_KEEP_MS, readAheads);
   }
 
   /** The types a filter lists, in list order. */
@@ -90,15 +104,28 @@ export class RelationshipGraphRepository implements RelationshipReads {
    * counts by type: read by the page's first statement where the count store holds them (one
    * round trip), else beside the page.
    */
-  async pageAndCounts(filter: RelationshipFilter, window: PageWindow): Promise<{ rows: RelationshipRow[]; counts: Map<RelationshipType, number> }> {
+  async pageAndCounts(filter: RelationshipFilter, window: PageWindow): Promise<CountedPage> {
     const fromStore = this.storeCounts(filter);
     if (!fromStore) {
       const [counts, { rows }] = await Promise.all([this.countsByType(filter), this.read(filter, window)]);
       return { rows, counts };
     }
-    const { rows, counts } = await this.read(filter, window, undefined, fromStore);
+    const aheadKey = (w: PageWindow) => JSON.stringify([filter, w]);
+    const page = (window.kind === 'after' && (await this.ahead.take(aheadKey(window)))) || (await this.countedPage(filter, window, fromStore)).value;
+    // A forward page of a walk in bulk: the next one is read while this one goes out.
+    const last = page.rows[window.limit - 2];
+    if ((window.kind === 'after' || window.kind === 'offset') && window.limit > READ_AHEAD_MIN_ROWS && page.rows.length === window.limit && last) {
+      const next: PageWindow = { kind: 'after', key: relationshipKey(last), limit: window.limit };
+      this.ahead.start(aheadKey(next), () => this.countedPage(filter, next, fromStore));
+    }
+    return page;
+  }
+
+  /** A page that the count store counts, read with its counts, and the bookmarks of its reads. */
+  private async countedPage(filter: RelationshipFilter, window: PageWindow, fromStore: string): Promise<ReadWithBookmarks<CountedPage>> {
+    const { rows, counts, bookmarks } = await this.read(filter, window, undefined, fromStore);
     // A first statement that found no rows carries no counts.
-    return { rows, counts: counts ? this.countsFrom(filter, counts) : await this.countsByType(filter) };
+    return { value: { rows, counts: counts ? this.countsFrom(filter, counts) : await this.countsByType(filter) }, bookmarks };
   }
 
   /**
@@ -110,7 +137,7 @@ export class RelationshipGraphRepository implements RelationshipReads {
   }
 
   /** The rows of a page, and the count-store counts that `withCounts` asks the first statement to read. */
-  private async read(filter: RelationshipFilter, window: PageWindow, counts?: Map<RelationshipType, number>, withCounts?: string): Promise<{ rows: RelationshipRow[]; counts?: StoreCounts }> {
+  private async read(filter: RelationshipFilter, window: PageWindow, counts?: Map<RelationshipType, number>, withCounts?: string): Promise<{ rows: RelationshipRow[]; counts?: StoreCounts; bookmarks: string[] }> {
     if (window.kind === 'offset' && window.offset > 0 && !counts) throw new Error('an offset page needs the counts by type');
     const backwards = window.kind === 'before' || window.kind === 'tail';
     let types = this.typesOf(filter);
@@ -127,6 +154,7 @@ export class RelationshipGraphRepository implements RelationshipReads {
     // r.id IS NOT NULL lets the planner read the order from the type's id index when nothing seeks.
     const { filters, params } = whereOf(filter);
     const rows: RelationshipRow[] = [];
+    const bookmarks: string[] = [];
     let storeCounts: StoreCounts | undefined;
     for (const [i, type] of types.entries()) {
       const count = counts?.get(type);
@@ -136,17 +164,18 @@ export class RelationshipGraphRepository implements RelationshipReads {
       }
       const seek = i === 0 && seekId !== undefined ? ` AND r.id ${backwards ? '<' : '>'} $seekId` : '';
       const counted = i === 0 && withCounts !== undefined;
-      const raw = await this.graph.read<{ row: RawRelationshipRow } & StoreCounts>(
+      const { rows: raw, bookmark } = await this.graph.readWithBookmark<{ row: RawRelationshipRow } & StoreCounts>(
         counted ? 'relationships/find-relationships-of-type-with-counts' : 'relationships/find-relationships-of-type',
         { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
         { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC', ...(counted ? { counts: withCounts } : {}) },
       );
+      bookmarks.push(bookmark);
       if (counted && raw[0]) storeCounts = raw[0];
       rows.push(...raw.map((r) => toRelationshipRow(r.row)));
       skip = 0;
       if (rows.length >= window.limit) break;
     }
-    return { rows: backwards ? rows.reverse() : rows, counts: storeCounts };
+    return { rows: backwards ? rows.reverse() : rows, counts: storeCounts, bookmarks };
   }
 
   /** Every relationship that passes the filter (of one asset, when given), in list order, as the consumer takes them. */

@@ -34,7 +34,8 @@ export interface paths {
      * status, with their latency: rates come from its `_count`), `store_operation_duration_seconds`
      * and `store_errors_total` (each SQL statement, each Neo4j read or write), `job_queue_jobs`
      * (waiting and running jobs), `discovery_runs` (by status), `export_rows_total` (by dataset
-     * and format), and the Node.js process's own (`process_*`, `nodejs_*`). ADMINISTRATOR only:
+     * and format), `list_read_ahead_pages_total` (pages of a walk by next links read ahead, by
+     * list and outcome), and the Node.js process's own (`process_*`, `nodejs_*`). ADMINISTRATOR only:
      * a scraper sends an integration key as a bearer token.
      */
     get: operations["getMetrics"];
@@ -2991,7 +2992,8 @@ export interface operations {
    * status, with their latency: rates come from its `_count`), `store_operation_duration_seconds`
    * and `store_errors_total` (each SQL statement, each Neo4j read or write), `job_queue_jobs`
    * (waiting and running jobs), `discovery_runs` (by status), `export_rows_total` (by dataset
-   * and format), and the Node.js process's own (`process_*`, `nodejs_*`). ADMINISTRATOR only:
+   * and format), `list_read_ahead_pages_total` (pages of a walk by next links read ahead, by
+   * list and outcome), and the Node.js process's own (`process_*`, `nodejs_*`). ADMINISTRATOR only:
    * a scraper sends an integration key as a bearer token.
    */
   getMetrics: {
