@@ -5,7 +5,7 @@
 // A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
 import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
 import type { DiscoveryMethod, InventoryMethod } from './connectors/registry.js';
-import type { FdbEntryInput, NeighborEntry } from '../subrecords/sub-record-loader.js';
+import type { FdbEntryInput, NeighborEntry } from '../ingestion/sub-record-loader.js';
 import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
 import type { RunError } from './run-record.js';
 
