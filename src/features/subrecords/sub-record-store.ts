@@ -164,4 +164,10 @@ export class SubRecordStore implements SubRecordRetirement {
   async retireServices(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void> {
     for (const ids of chunks(assetIds)) await this.db(discoveredServiceKind.table).whereIn('asset_id', ids).where({ source_connector: sourceConnector }).where('last_seen_at', '<', observedAt).delete();
   }
+
+  /** Retire step: the processes a connector last reported before `observedAt`, of assets whose processes it read in full. */
+  async retireProcesses(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void> {
+    const { table, lastSeen } = runningProcessKind;
+    for (const ids of chunks(assetIds)) await this.db(table).whereIn('asset_id', ids).where({ source_connector: sourceConnector }).where(lastSeen, '<', observedAt).delete();
+  }
 }
