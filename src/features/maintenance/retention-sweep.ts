@@ -1,10 +1,10 @@
 // The retention sweep (settings service.retention.*): the sub-records of the kinds that declare a
 // retention (packages, services) not observed for service.retention.sub-asset-days are removed,
-// and so are the sub-records of assets that no
-// longer exist in the graph; retired relationships go after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with the graph
-// (an installation upgraded from before the copy existed gets it at its first start); the rows of
-// assets an import never wrote to the graph go once no import can still be writing them. Deletes
-// run in bounded batches.
+// and so are the sub-records of assets that no longer exist in the graph; retired relationships go
+// after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with
+// the graph (an installation upgraded from before the copy existed gets it at its first start);
+// the rows of assets an import never wrote to the graph go once no import can still be writing
+// them. Deletes run in bounded batches.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { ChangeRetention } from '../changes/change-retention.js';
