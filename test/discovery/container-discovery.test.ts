@@ -1,11 +1,11 @@
 // Discovery of a host's containers (method CONTAINERS) through the service's API: Debian's podman
 // on a lab host (src/tools/lab/lab-network.ts) running containers of a busybox image imported
 // there, read over the real SSH path (sudo for podman's listings, as the lab's scan account is
-// allowed). The containers as tuples with their host, a rescan that changes only seen-times, a
-// container stopped, a container removed (retired only after a complete read), and a host where
-// podman is gone.
+// allowed). The containers as tuples with their host, their processes, a rescan that changes only
+// seen-times, a container stopped (its processes gone), a container removed (retired only after a
+// complete read), and a host where podman is gone.
 import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiClient } from '../support/api-client.js';
@@ -36,7 +36,7 @@ describePeers('discovery of the containers of a host over SSH (podman on a names
   const nofile = execFileSync('sh', ['-c', 'ulimit -Hn']).toString().trim();
   const podman = (args: string) => h2.exec(`podman --cgroup-manager cgroupfs ${args}`);
   const start = (name: string, labels: string) =>
-    podman(`run -d --name ${name} ${labels} --network host --cgroups disabled --ulimit nofile=${nofile}:${nofile} --ulimit nproc=1024:1024 ${IMAGE} /bin/busybox httpd -f -p 127.0.0.1:18080`);
+    podman(`run -d --name ${name} ${labels} --network host --cgroups disabled --ulimit nofile=${nofile}:${nofile} --ulimit nproc=1024:1024 ${IMAGE} /bin/sh -c "/bin/httpd -f -p 127.0.0.1:18080 & wait"`);
 
   beforeAll(async () => {
     network = await startTestNetwork();
@@ -47,10 +47,13 @@ describePeers('discovery of the containers of a host over SSH (podman on a names
     await mkdir(path.join(dir, 'rootfs', 'bin'), { recursive: true });
     await copyFile('/bin/busybox', path.join(dir, 'rootfs', 'bin', 'busybox'));
     await chmod(path.join(dir, 'rootfs', 'bin', 'busybox'), 0o755);
+    // Named as its applets, so that each process shows its own name (comm).
+    for (const applet of ['sh', 'httpd']) await symlink('busybox', path.join(dir, 'rootfs', 'bin', applet));
     execFileSync('tar', ['-C', path.join(dir, 'rootfs'), '-cf', path.join(dir, 'busybox.tar'), '.']);
     await mkdir(path.join(dir, 'store'));
     // h2's sysfs (its network namespace's) has no cgroup file system, which crun requires: an empty one, no controllers.
-    await h2.exec(`mount -t tmpfs tmpfs /sys/fs/cgroup && mount --bind ${dir}/store /var/lib/containers && podman import --change 'CMD ["/bin/sh"]' ${dir}/busybox.tar ${IMAGE} > /dev/null`);
+    // /var/lib/containers exists only once podman has run on this machine.
+    await h2.exec(`mount -t tmpfs tmpfs /sys/fs/cgroup && mkdir -p /var/lib/containers && mount --bind ${dir}/store /var/lib/containers && podman import --change 'CMD ["/bin/sh"]' ${dir}/busybox.tar ${IMAGE} > /dev/null`);
     await start('web', '--label app=web --label tier=frontend');
     await podman(`create --name batch --label app=batch ${IMAGE} /bin/busybox true`);
 
@@ -69,11 +72,16 @@ describePeers('discovery of the containers of a host over SSH (podman on a names
   const containers = async (): Promise<AssetRow[]> => ((await api.get('/api/v1/assets?type=CONTAINER&size=100')).body.data as AssetRow[]).filter((c) => !(c.ipAddresses as string[]).includes(h2.address));
   const attributes = (id: string) => attributesOf(api, id);
   const named = async (name: string) => (await containers()).find((c) => c.displayName === name) as AssetRow;
+  /** The processes of a container, as the API lists them: name, pid, ppid, source and parent. */
+  const processesOf = async (containerId: string) =>
+    ((await api.get(`/api/v1/assets?type=RUNNING_PROCESS&hostId=${containerId}&size=100`)).body.data as AssetRow[])
+      .map((p) => ({ name: p.displayName, parent: p.parent, ...(JSON.parse(p.customAttributes as string) as { pid: number; ppid: number } & Record<string, unknown>) }))
+      .sort((a, b) => a.pid - b.pid);
   const edges = async () =>
     ((await api.get('/api/v1/relationships?type=HOSTS_CONTAINER&size=100')).body.data as { sourceDisplayName: string; targetDisplayName: string; active?: boolean }[])
       .map((r) => `${r.sourceDisplayName} -> ${r.targetDisplayName}`).sort();
 
-  it('makes each container a CONTAINER its host HOSTS_CONTAINER, with image, state, labels and its main process among the host\'s', async () => {
+  it('makes each container a CONTAINER its host HOSTS_CONTAINER, with image, state, labels, and its processes (its main process and what that started)', async () => {
     const run = await scan();
     expect(run).toMatchObject({ status: 'COMPLETED', summary: { errors: 0 } });
     expect((await containers()).map((c) => `${c.displayName} ${c.status}`).sort()).toEqual(['batch ACTIVE', 'web ACTIVE']);
@@ -92,6 +100,17 @@ describePeers('discovery of the containers of a host over SSH (podman on a names
     expect(await attributes(host[0]?.id as string)).toMatchObject({ containerRuntime: expect.stringMatching(/^podman \d/), containerCount: 2 });
     const processes = await service.running.container.db('running_processes').where({ asset_id: host[0]?.id, pid: web.pid }).select('command_line');
     expect(processes.map((r: { command_line: string }) => r.command_line)).toEqual([expect.stringContaining('httpd -f -p 127.0.0.1:18080')]);
+
+    // The container's own processes: its main process (sh) and what it started (httpd), by their host pids, the container their parent.
+    const own = await processesOf((await named('web')).id);
+    expect(own).toEqual([
+      expect.objectContaining({ name: 'sh', pid: web.pid, command_line: '/bin/sh -c /bin/httpd -f -p 127.0.0.1:18080 & wait', source_connector: 'CONTAINERS', parent: expect.objectContaining({ displayName: 'web', via: 'RUNS_ON' }) }),
+      expect.objectContaining({ name: 'httpd', ppid: web.pid, command_line: '/bin/httpd -f -p 127.0.0.1:18080', source_connector: 'CONTAINERS' }),
+    ]);
+    // The same processes are the host's too, as SSH listed them.
+    const hostPids = await service.running.container.db('running_processes').where({ asset_id: host[0]?.id }).pluck('pid');
+    expect(hostPids).toEqual(expect.arrayContaining(own.map((p) => p.pid)));
+    expect(await processesOf((await named('batch')).id)).toEqual([]);
   }, TEST_TIMEOUT_MS);
 
   it('changes nothing but seen-times on a rescan', async () => {
@@ -104,10 +123,11 @@ describePeers('discovery of the containers of a host over SSH (podman on a names
     expect(await state()).toEqual(before);
   }, TEST_TIMEOUT_MS);
 
-  it('shows a container stopped', async () => {
+  it('shows a container stopped, without its processes', async () => {
     await podman('stop --time 1 web');
     expect((await scan()).status).toBe('COMPLETED');
     expect(await attributes((await named('web')).id)).toMatchObject({ state: 'exited' });
+    expect(await processesOf((await named('web')).id)).toEqual([]);
   }, TEST_TIMEOUT_MS);
 
   it('retires a container removed only after a complete read; a host where podman is gone reads nothing', async () => {

@@ -182,7 +182,7 @@ export class AssetReadModel {
     );
     const graphFilter = { ...filter, types: graphTypes };
     if (filter.hostId !== undefined && (synthTypes.length === 0 || graphTypes?.length)) {
-      throw new BadRequestError('hostId selects the rows of a host among synthesized types only (SOFTWARE_PACKAGE, RUNNING_PROCESS, DISCOVERED_SERVICE, INTERFACE).', [{ path: 'query.hostId', message: 'needs synthesized types only' }]);
+      throw new BadRequestError(`hostId selects the rows of a host among synthesized types only (${SYNTHESIZED_TYPES.join(', ')}).`, [{ path: 'query.hostId', message: 'needs synthesized types only' }]);
     }
     if (synthTypes.length && filter.updatedAfter !== undefined) {
       throw new BadRequestError('updatedAfter applies to graph assets only: synthesized rows keep no change times.', [{ path: 'query.updatedAfter', message: 'not accepted with synthesized types' }]);

@@ -1,5 +1,7 @@
 // The asset taxonomy (docs/interface.md §2.3, 2.4, 2.7), in one table: categories and their Neo4j labels, fine
-// types, the parent rule of each type, and the schema entries built from them.
+// types, the parent rule of each type, and the schema entries built from them. The synthesized types
+// are those of the sub-record kinds (subrecords/sub-record-kinds.ts).
+import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
 
 export const CATEGORIES = {
   HOST: { label: 'Host', nodeLabel: 'Host' },
@@ -44,7 +46,6 @@ export interface TypeField {
 interface TypeDefinition {
   category: Category;
   label: string;
-  synthesized?: boolean;
   parent?: ParentRule;
   childTypes?: string[];
   fields?: TypeField[];
@@ -107,7 +108,6 @@ export const ASSET_TYPES = {
   INTERFACE: {
     category: 'NETWORK',
     label: 'Interface',
-    synthesized: true,
     parent: { via: ['HAS_INTERFACE', 'CONTAINS'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] },
     fields: [f('ifIndex', 'integer?', 'Interface index'), f('macAddress', 'string?', 'MAC'), f('speedMbps', 'integer?', 'Speed'), f('operStatus', 'string?', 'up, down')],
   },
@@ -116,12 +116,11 @@ export const ASSET_TYPES = {
   SOFTWARE_PACKAGE: {
     category: 'SOFTWARE',
     label: 'Software Package',
-    synthesized: true,
     parent: ON_HOST,
     fields: [f('install_date', 'date?', 'Install date'), f('package_manager', 'string?', 'dpkg, rpm, ...')],
   },
-  RUNNING_PROCESS: { category: 'PROCESS', label: 'Running Process', synthesized: true, parent: ON_HOST, fields: [f('pid', 'integer', 'Process id'), f('command_line', 'string?', 'Command line')] },
-  DISCOVERED_SERVICE: { category: 'SERVICE', label: 'Discovered Service', synthesized: true, parent: ON_HOST, fields: [f('listen_ports', 'array?', 'Protocol and port pairs')] },
+  RUNNING_PROCESS: { category: 'PROCESS', label: 'Running Process', parent: ON_HOST, fields: [f('pid', 'integer', 'Process id'), f('command_line', 'string?', 'Command line')] },
+  DISCOVERED_SERVICE: { category: 'SERVICE', label: 'Discovered Service', parent: ON_HOST, fields: [f('listen_ports', 'array?', 'Protocol and port pairs')] },
   CLOUD_ACCOUNT: { category: 'CLOUD', label: 'Cloud Account', childTypes: ['CLOUD_REGION'], fields: [f('provider', 'string?', 'AWS, AZURE, GCP'), f('accountId', 'string?', 'Account or subscription id')] },
   CLOUD_REGION: { category: 'CLOUD', label: 'Cloud Region', parent: CLOUD_PARENT, childTypes: ['CLOUD_DATABASE', 'CLOUD_STORAGE', 'CLOUD_LOAD_BALANCER', 'CLOUD_STACK', 'VM'], fields: [f('region', 'string?', 'Region code')] },
   CLOUD_DATABASE: { category: 'CLOUD', label: 'Cloud Database', parent: CLOUD_PARENT, fields: [f('engine', 'string?', 'postgres, mysql, ...'), f('instanceClass', 'string?', 'Size')] },
@@ -135,10 +134,11 @@ export const ASSET_TYPES = {
 export type AssetType = keyof typeof ASSET_TYPES;
 const DEFINITIONS: Record<string, TypeDefinition> = ASSET_TYPES;
 export const ALL_TYPES = Object.keys(ASSET_TYPES) as AssetType[];
+/** Types built from PostgreSQL rows, in the paging order of docs/interface.md, decision 5 (each needs its entry above). */
+export const SYNTHESIZED_TYPES = SUB_RECORD_KINDS.map((k) => k.assetType) satisfies AssetType[];
+const SYNTHESIZED = new Set<string>(SYNTHESIZED_TYPES);
 /** Types that live in Neo4j. */
-export const GRAPH_TYPES = ALL_TYPES.filter((t) => !DEFINITIONS[t]?.synthesized);
-/** Types built from PostgreSQL rows, in the paging order of docs/interface.md, decision 5. */
-export const SYNTHESIZED_TYPES = ['SOFTWARE_PACKAGE', 'RUNNING_PROCESS', 'DISCOVERED_SERVICE', 'INTERFACE'] as const satisfies AssetType[];
+export const GRAPH_TYPES = ALL_TYPES.filter((t) => !SYNTHESIZED.has(t));
 
 // The root types of docs/interface.md §2.4: never children.
 const ROOT_TYPES = new Set(['PHYSICAL_HOST', 'NETWORK_DEVICE', 'PRINTER', 'CLOUD_ACCOUNT', 'VIRTUALIZATION_MANAGER', 'CLUSTER', 'FLOW_EXPORTER', 'UNKNOWN_ENDPOINT']);
@@ -224,7 +224,7 @@ export function schemaEntry(type: AssetType): SchemaEntry {
     isRoot: ROOT_TYPES.has(type),
     virtual: isVirtual(type),
     cloud: def.category === 'CLOUD',
-    synthesized: def.synthesized ?? false,
+    synthesized: SYNTHESIZED.has(type),
     parent: rule
       ? { via: rule.via[0] as string, viaAlternatives: rule.via.slice(1), direction: rule.direction, parentCategory: rule.parentKinds.join(' or '), ...qualifyingParents(rule) }
       : null,

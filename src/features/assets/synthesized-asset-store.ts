@@ -1,9 +1,12 @@
-// Sub-record rows read as assets (docs/interface.md §2.11): software packages, running processes, discovered
-// services and interfaces, with what q matches in each (docs/interface.md §4.1).
+// Sub-record rows read as assets (docs/interface.md §2.11): the rows of each sub-record kind
+// (software packages, running processes, discovered services, interfaces), with what q matches in
+// each (docs/interface.md §4.1). What each kind selects and searches is derived from its model.
 import type { Knex } from 'knex';
 import { countRows, type Database } from '../../platform/postgres/postgres-client.js';
+import type { ColumnType } from '../subrecords/sub-record-kind.js';
+import { SUB_RECORD_KINDS, type SynthesizedType } from '../subrecords/sub-record-kinds.js';
 
-export type SynthesizedType = 'SOFTWARE_PACKAGE' | 'RUNNING_PROCESS' | 'DISCOVERED_SERVICE' | 'INTERFACE';
+export type { SynthesizedType };
 
 export interface SynthesizedFilter {
   /** Lower-case free text. */
@@ -37,29 +40,33 @@ interface TableSpec {
   name: string;
   /** Text columns that q searches besides the name. */
   searched: string[];
+  /** The customAttributes, as SQL, qualified by the table (interfacesInHostOrder joins another relation). */
   select: string[];
   firstSeen: string;
   lastSeen: string;
 }
 
-const TABLES: Record<SynthesizedType, TableSpec> = {
-  SOFTWARE_PACKAGE: {
-    table: 'software_packages', name: 'package_name', searched: ['publisher'], firstSeen: 'first_seen_at', lastSeen: 'last_seen_at',
-    select: ['version', 'publisher', "to_char(install_date, 'YYYY-MM-DD') AS install_date", 'package_manager', 'source'],
-  },
-  RUNNING_PROCESS: {
-    table: 'running_processes', name: 'process_name', searched: ['command_line'], firstSeen: 'observed_at', lastSeen: 'observed_at',
-    select: ['pid', 'ppid', 'command_line', 'username', 'state', 'memory_kb::float8 AS memory_kb', 'cpu_percent::float8 AS cpu_percent', 'source_connector', 'software_asset_id'],
-  },
-  DISCOVERED_SERVICE: {
-    table: 'discovered_services', name: 'service_name', searched: ['display_name'], firstSeen: 'first_seen_at', lastSeen: 'last_seen_at',
-    select: ['display_name', 'state', 'start_mode', 'listen_ports', 'source_connector'],
-  },
-  INTERFACE: {
-    table: 'network_interfaces', name: 'name', searched: ['mac_address'], firstSeen: 'first_seen_at', lastSeen: 'last_seen_at',
-    select: ['if_index', 'mac_address', 'ip_addresses', 'speed_mbps', 'oper_status', 'mtu', 'description'],
-  },
-};
+/** A column as the synthesized row shows it, under the column's name. */
+function attributeSql(table: string, name: string, type: ColumnType): string {
+  const column = `${table}.${name}`;
+  if (type === 'date') return `to_char(${column}, 'YYYY-MM-DD') AS ${name}`;
+  if (type === 'number') return `${column}::float8 AS ${name}`;
+  return column;
+}
+
+const TABLES = Object.fromEntries(
+  SUB_RECORD_KINDS.map((k): [SynthesizedType, TableSpec] => [
+    k.assetType,
+    {
+      table: k.table,
+      name: k.name,
+      searched: k.columns.filter((c) => c.searched).map((c) => c.name),
+      select: k.columns.filter((c) => c.attribute).map((c) => attributeSql(k.table, c.name, c.type)),
+      firstSeen: k.firstSeen,
+      lastSeen: k.lastSeen,
+    },
+  ]),
+) as Record<SynthesizedType, TableSpec>;
 
 const SORT_COLUMNS = { displayName: 'name', firstSeenAt: 'firstSeen', lastSeenAt: 'lastSeen' } as const;
 
@@ -107,7 +114,7 @@ export class SynthesizedAssetStore {
   async interfacesInHostOrder(filter: SynthesizedFilter, hostOrder: string[], direction: 'asc' | 'desc', offset: number, limit: number): Promise<SynthesizedRow[]> {
     return this.filtered('INTERFACE', filter)
       .join(this.db.raw('unnest(?::uuid[]) WITH ORDINALITY AS host_order(asset_id, ord)', [hostOrder]), 'host_order.asset_id', 'network_interfaces.asset_id')
-      .select(this.columns(TABLES.INTERFACE).map((c) => (typeof c === 'string' && !c.includes('(') ? `network_interfaces.${c}` : c)))
+      .select(this.columns(TABLES.INTERFACE))
       .orderByRaw(`host_order.ord ${direction === 'desc' ? 'DESC' : 'ASC'}, network_interfaces.if_index NULLS LAST, network_interfaces.name, network_interfaces.id`)
       .offset(offset)
       .limit(limit);
@@ -140,8 +147,9 @@ export class SynthesizedAssetStore {
   }
 
   private columns(spec: TableSpec): (string | Knex.Raw)[] {
+    const col = (c: string) => `${spec.table}.${c}`;
     return [
-      'id', 'asset_id as assetId', `${spec.name} as name`, `${spec.firstSeen} as firstSeenAt`, `${spec.lastSeen} as lastSeenAt`,
+      col('id'), `${col('asset_id')} as assetId`, `${col(spec.name)} as name`, `${col(spec.firstSeen)} as firstSeenAt`, `${col(spec.lastSeen)} as lastSeenAt`,
       ...spec.select.map((c) => this.db.raw(c)),
     ];
   }

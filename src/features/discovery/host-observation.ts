@@ -5,7 +5,7 @@
 // A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
 import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
 import type { DiscoveryMethod, InventoryMethod } from './connectors/registry.js';
-import type { FdbEntryInput, NeighborEntry } from '../subrecords/sub-record-loader.js';
+import type { FdbEntryInput, NeighborEntry } from '../ingestion/sub-record-loader.js';
 import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
 import type { RunError } from './run-record.js';
 
@@ -81,6 +81,9 @@ export interface EstateAsset extends ObservedFacts {
   displayName: string;
 }
 
+/** A process of an estate's asset (a container's), by the asset's key. */
+export type EstateProcess = Omit<ObservedProcess, 'application'> & { asset: string };
+
 /** The assets and relationships a connector read from one address (a manager and what it manages). */
 export interface EstateObservation {
   method: InventoryMethod;
@@ -97,6 +100,11 @@ export interface EstateObservation {
   relationships: { type: RelationshipType; source: string; target: string }[];
   /** The relationship types the read covers: after a complete read, those it no longer shows are retired. */
   relationshipTypes: RelationshipType[];
+  /**
+   * The processes of its assets other than the root, when it read them in full: each such asset's
+   * process set becomes exactly these (none for an asset that shows none).
+   */
+  processes?: EstateProcess[];
   /** Everything was read: only then is anything retired. */
   complete: boolean;
 }

@@ -2,7 +2,7 @@
 // and the credential that last worked per method (offered first next time); the hosts each run
 // reached; and the assets each connector scope (a vCenter) reported.
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
-import type { MatchRule } from '../import/asset-identity.js';
+import type { MatchRule } from '../ingestion/asset-identity.js';
 import type { ScanOutcome } from './scan-graph-repository.js';
 
 export interface PinnedKey {

@@ -7,8 +7,8 @@ import os from 'node:os';
 import { categoryOf } from '../assets/asset-taxonomy.js';
 import { CUSTOM_PREFIX, factValues, type FactSet } from '../import/asset-facts.js';
 import type { BundleAsset, BundleRelationship, ImportBundle, ImportService } from '../import/import-service.js';
-import type { IdentityLookup, MatchRule } from '../import/asset-identity.js';
-import type { RelationshipMerge, RelationshipWrite } from '../import/graph-writes.js';
+import type { IdentityLookup, MatchRule } from '../ingestion/asset-identity.js';
+import type { RelationshipMerge, RelationshipWrite } from '../ingestion/graph-writes.js';
 import type { SubRecordRetirement } from '../subrecords/sub-record-rows.js';
 import { inventoryConnector } from './connectors/registry.js';
 import type { EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
@@ -195,6 +195,7 @@ export class ObservationLoader {
         assets.push({ ...asset, key: bundleKey, customAttributes: attributes });
       }
       relationships.push(...estate.relationships.map((rel) => ({ ...rel, source: estateKey(estate, rel.source), target: estateKey(estate, rel.target) })));
+      bundle.processes.push(...(estate.processes ?? []).map((p) => ({ ...p, asset: estateKey(estate, p.asset) })));
     }
     for (const r of endpoints) {
       assets.push({
@@ -276,13 +277,18 @@ export class ObservationLoader {
   }
 
   /**
-   * The assets an estate showed join its scope; after a complete read, those of the scope it no
-   * longer showed become INACTIVE and the edges among its assets it did not see again are retired.
-   * A partial read retires nothing.
+   * The assets an estate showed join its scope, and those whose processes it read keep only these;
+   * after a complete read, those of the scope it no longer showed become INACTIVE and the edges
+   * among its assets it did not see again are retired. A partial read retires nothing.
    */
   private async retireEstate(estate: EstateAt, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
     const seen = estate.assets.flatMap((a) => ids.get(estateKey(estate, a.key))?.id ?? []);
     await this.hostState.recordScopeMembers(estate.scope, seen, observedAt);
+    if (estate.processes) {
+      // The load replaced the process sets of the assets that showed processes; those that showed none lose theirs.
+      const members = estate.assets.flatMap((a) => (a.key === estate.root ? [] : (ids.get(estateKey(estate, a.key))?.id ?? [])));
+      await this.subRecords.retireProcesses(members, estate.method, new Date(observedAt));
+    }
     if (!estate.complete || !inventoryConnector(estate.method)?.retires.includes('estate')) return;
     const unseen = await this.hostState.unseenScopeMembers(estate.scope, observedAt);
     await this.scans.retireRelationships([...seen, ...unseen], estate.relationshipTypes, DISCOVERY_SOURCE, observedAt);

@@ -12,6 +12,7 @@ import { StoreUnavailableError } from '../../platform/errors.js';
 import { CsvRecordEnds, JsonLinesArray } from './export-streams.js';
 import { csvRecord, type ExportFormat, type ExportRow, type ExportWriter } from './export-writer.js';
 import { SubRecordExportStore, type SubRecordExport, type SubRecordExportFilter } from './sub-record-export-store.js';
+import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
 
 export const ASSET_EXPORT_COLUMNS = [
   'id', 'displayName', 'assetType', 'assetCategory', 'assetSubtype', 'virtual', 'status', 'vendor', 'model', 'hostname', 'fqdn',
@@ -25,7 +26,7 @@ export const RELATIONSHIP_EXPORT_COLUMNS = [
 ] as const;
 
 export const GRAPH_EXPORTS = ['assets', 'relationships'] as const;
-export const EXPORT_DATASETS = [...GRAPH_EXPORTS, 'software', 'processes', 'services', 'interfaces', 'interface-connections'] as const;
+export const EXPORT_DATASETS = [...GRAPH_EXPORTS, ...SUB_RECORD_KINDS.map((k) => k.dataset), 'interface-connections'] as const;
 export type ExportDataset = (typeof EXPORT_DATASETS)[number];
 
 /** The column names of each export, in order (the CSV header, the JSON keys). */

@@ -2,12 +2,15 @@
 // CMDBs) as one COPY statement each, CSV or JSON written by PostgreSQL itself and streamed as it
 // comes, in asset-name order. Per-asset rows are read through a LATERAL join on the copy of asset
 // names: the plan walks the names index and each asset's rows through its own index, so the
-// first rows leave at once and nothing is sorted whole.
+// first rows leave at once and nothing is sorted whole. The export of each sub-record kind is
+// derived from its model (subrecords/), once, when this module loads.
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
+import { columnOf, type SubRecordColumn, type SubRecordKind } from '../subrecords/sub-record-kind.js';
+import { SUB_RECORD_KINDS, type SubRecordDataset } from '../subrecords/sub-record-kinds.js';
 
-export type SubRecordExport = 'software' | 'processes' | 'services' | 'interfaces' | 'interface-connections';
+export type SubRecordExport = SubRecordDataset | 'interface-connections';
 
 export interface SubRecordExportFilter {
   assetId?: string;
@@ -71,29 +74,37 @@ function perAsset(table: string, order: string[], orderColumns: string[], column
   };
 }
 
+/** A column of a kind as its export writes it, from the table `t`. */
+function exportColumn({ name, api, type }: SubRecordColumn): Column {
+  const sql = `t.${name}`;
+  switch (type) {
+    case 'text':
+      return text(api, sql);
+    case 'number':
+      return plain(api, `${sql}::float8`);
+    case 'date':
+      return plain(api, `to_char(${sql}, 'YYYY-MM-DD')`);
+    case 'timestamp':
+      return iso(api, sql);
+    case 'text[]':
+      return list(api, sql);
+    case 'ports':
+      // tcp/22;udp/123 in a CSV cell; JSON keeps the objects.
+      return plain(api, sql, `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(${sql}) WITH ORDINALITY AS l(p, i))`);
+    default:
+      return plain(api, sql);
+  }
+}
+
+function kindExport(kind: SubRecordKind<never>): ExportSpec {
+  const { columns, order, equals: compared } = kind.export;
+  const filters: ExportSpec['filters'] = Object.fromEntries(compared.map((api) => [api, equals(`t.${columnOf(kind, api).name}`)]));
+  if (kind.changesTracked) filters.updatedAfter = changedAfter('t.updated_at');
+  return perAsset(kind.table, order.map((api) => `t.${columnOf(kind, api).name}`), order, [...ASSET_COLUMNS, ...columns.map((api) => exportColumn(columnOf(kind, api)))], filters);
+}
+
 export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
-  software: perAsset('software_packages', ['t.package_name'], ['packageName'], [
-    ...ASSET_COLUMNS, text('packageName', 't.package_name'), text('version', 't.version'), text('publisher', 't.publisher'),
-    plain('installDate', "to_char(t.install_date, 'YYYY-MM-DD')"), text('packageManager', 't.package_manager'),
-  ], { publisher: equals('t.publisher'), packageManager: equals('t.package_manager') }),
-  processes: perAsset('running_processes', ['t.pid'], ['pid'], [
-    ...ASSET_COLUMNS, plain('pid', 't.pid'), plain('ppid', 't.ppid'), text('processName', 't.process_name'), text('commandLine', 't.command_line'),
-    text('username', 't.username'), text('state', 't.state'), plain('memoryKb', 't.memory_kb::float8'), plain('cpuPercent', 't.cpu_percent::float8'),
-    text('sourceConnector', 't.source_connector'), plain('softwareAssetId', 't.software_asset_id'),
-  ], { username: equals('t.username') }),
-  services: perAsset('discovered_services', ['t.service_name'], ['serviceName'], [
-    ...ASSET_COLUMNS, text('serviceName', 't.service_name'), text('displayName', 't.display_name'), text('state', 't.state'),
-    text('startMode', 't.start_mode'),
-    // tcp/22;udp/123 in a CSV cell; JSON keeps the objects.
-    plain('listenPorts', 't.listen_ports', `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(t.listen_ports) WITH ORDINALITY AS l(p, i))`),
-    text('sourceConnector', 't.source_connector'),
-  ], { state: equals('t.state') }),
-  // Interfaces by host name, then ifIndex (docs/interface.md §2.12), then name.
-  interfaces: perAsset('network_interfaces', ['t.if_index', 't.name'], ['ifIndex', 'name'], [
-    ...ASSET_COLUMNS, plain('interfaceId', 't.id'), text('name', 't.name'), plain('ifIndex', 't.if_index'), plain('macAddress', 't.mac_address'),
-    list('ipAddresses', 't.ip_addresses'), plain('speedMbps', 't.speed_mbps'), text('operStatus', 't.oper_status'), plain('mtu', 't.mtu'),
-    text('description', 't.description'), iso('firstSeenAt', 't.first_seen_at'), iso('lastSeenAt', 't.last_seen_at'), iso('updatedAt', 't.updated_at'),
-  ], { updatedAfter: changedAfter('t.updated_at') }),
+  ...(Object.fromEntries(SUB_RECORD_KINDS.map((k) => [k.dataset, kindExport(k)])) as Record<SubRecordDataset, ExportSpec>),
   // Port-to-port links by the name of the asset that reported them, its port, then id.
   'interface-connections': {
     columns: [

@@ -5,9 +5,9 @@
 // (source `flow`) carrying the flow evidence.
 import type { Category } from '../assets/asset-taxonomy.js';
 import { factValues } from '../import/asset-facts.js';
-import type { IdentityLookup } from '../import/asset-identity.js';
+import type { IdentityLookup } from '../ingestion/asset-identity.js';
 import type { BundleAsset, ImportService } from '../import/import-service.js';
-import type { RelationshipMerge, RelationshipWrite } from '../import/graph-writes.js';
+import type { RelationshipMerge, RelationshipWrite } from '../ingestion/graph-writes.js';
 import { assetsAtAddresses } from './address-assets.js';
 import type { FlowAnalyticsStore } from './flow-analytics-store.js';
 import type { CommunicationEvidence, FlowGraphRepository } from './flow-graph-repository.js';

@@ -1,18 +1,20 @@
-// The retention sweep (settings service.retention.*): packages and services not observed for
-// service.retention.sub-asset-days are removed, and so are the sub-records of assets that no
-// longer exist in the graph; retired relationships go after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with the graph
-// (an installation upgraded from before the copy existed gets it at its first start); the rows of
-// assets an import never wrote to the graph go once no import can still be writing them. Deletes
-// run in bounded batches.
+// The retention sweep (settings service.retention.*): the sub-records of the kinds that declare a
+// retention (packages, services) not observed for service.retention.sub-asset-days are removed,
+// and so are the sub-records of assets that no longer exist in the graph; retired relationships go
+// after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with
+// the graph (an installation upgraded from before the copy existed gets it at its first start);
+// the rows of assets an import never wrote to the graph go once no import can still be writing
+// them. Deletes run in bounded batches.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { ChangeRetention } from '../changes/change-retention.js';
 import type { AssetName, AssetNameIndex } from '../import/asset-name.js';
 import type { UnwrittenAssetSweep } from '../import/unwritten-asset-sweep.js';
+import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
 
+/** Per kind with a retention, the rows it removed (packagesRemoved, servicesRemoved); then the others. */
 export interface RetentionSummary {
-  packagesRemoved: number;
-  servicesRemoved: number;
+  [removedKey: string]: number;
   orphanRowsRemoved: number;
   assetNamesRemoved: number;
   unwrittenAssetsRemoved: number;
@@ -23,7 +25,7 @@ const BATCH = 10_000;
 const MAX_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 // A name or identity row written this recently may belong to an import whose graph write is still to come.
 const IN_FLIGHT_MS = 10 * 60_000;
-const SUB_RECORD_TABLES = ['software_packages', 'discovered_services', 'running_processes', 'network_interfaces'] as const;
+const SUB_RECORD_TABLES = SUB_RECORD_KINDS.map((k) => k.table);
 
 export class RetentionSweep {
   constructor(
@@ -40,9 +42,10 @@ export class RetentionSweep {
 
   async run(now = new Date()): Promise<RetentionSummary> {
     const cutoff = new Date(now.getTime() - this.days.subAssetDays * 86_400_000);
+    const removed: Record<string, number> = {};
+    for (const { table, lastSeen, retention } of SUB_RECORD_KINDS) if (retention) removed[retention.removedKey] = await this.deleteOlder(table, lastSeen, cutoff);
     return {
-      packagesRemoved: await this.deleteOlder('software_packages', cutoff),
-      servicesRemoved: await this.deleteOlder('discovered_services', cutoff),
+      ...removed,
       orphanRowsRemoved: await this.deleteOrphans(),
       assetNamesRemoved: await this.reconcileNames(now),
       unwrittenAssetsRemoved: await this.unwritten.run(new Date(now.getTime() - IN_FLIGHT_MS)),
@@ -66,10 +69,10 @@ export class RetentionSweep {
     }
   }
 
-  private async deleteOlder(table: 'software_packages' | 'discovered_services', cutoff: Date): Promise<number> {
+  private async deleteOlder(table: string, lastSeen: string, cutoff: Date): Promise<number> {
     let removed = 0;
     for (;;) {
-      const n = await this.db(table).whereIn('id', this.db(table).select('id').where('last_seen_at', '<', cutoff).limit(BATCH)).delete();
+      const n = await this.db(table).whereIn('id', this.db(table).select('id').where(lastSeen, '<', cutoff).limit(BATCH)).delete();
       removed += n;
       if (n < BATCH) return removed;
     }

@@ -3,16 +3,14 @@
 import { BadRequestError, NotFoundError } from '../../platform/errors.js';
 import { ALL_TYPES, isAssetType, LISTED_CATEGORIES, schemaEntry, SYNTHESIZED_TYPES, type SchemaEntry } from '../assets/asset-taxonomy.js';
 import type { AssetReads } from '../assets/asset-summary.js';
+import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
 
 export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[] };
 
-// Keys of the rows built from PostgreSQL (docs/interface.md §2.11 rule 4): fixed by their tables.
-const SYNTHESIZED_KEYS: Record<string, string[]> = {
-  SOFTWARE_PACKAGE: ['install_date', 'package_manager'],
-  RUNNING_PROCESS: ['command_line', 'cpu_percent', 'memory_kb', 'pid', 'ppid', 'state', 'username'],
-  DISCOVERED_SERVICE: ['listen_ports', 'start_mode', 'state'],
-  INTERFACE: ['if_index', 'mac_address', 'oper_status', 'speed_mbps'],
-};
+// Keys of the rows built from PostgreSQL (docs/interface.md §2.11 rule 4): fixed by their kinds' models.
+const SYNTHESIZED_KEYS: Record<string, string[]> = Object.fromEntries(
+  SUB_RECORD_KINDS.map((k) => [k.assetType, k.columns.filter((c) => c.schemaKey).map((c) => c.name).sort()]),
+);
 
 export class SchemaService {
   constructor(private readonly assets: AssetReads) {}

@@ -59,4 +59,6 @@ export interface SubRecordRetirement {
   retirePackages(assetIds: string[], source: string, observedAt: Date): Promise<void>;
   /** The services a connector last reported before `observedAt`, of assets whose services it read in full. */
   retireServices(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void>;
+  /** The processes a connector last reported before `observedAt`, of assets whose processes it read in full. */
+  retireProcesses(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void>;
 }

@@ -1,11 +1,17 @@
-// The sub-record tables: upserts by natural key (packages and services by asset and name, so that
-// their ids and first_seen_at survive upgrades; interfaces by asset and name), wholesale
-// replacement of an asset's processes, and interface connections by (source, target, via).
+// The sub-record tables: each kind (sub-record-kinds.ts) upserted by its natural key (packages and
+// services by asset and name, so that their ids and first_seen_at survive upgrades; interfaces by
+// asset and name), or replaced whole per asset (processes); and interface connections by (source,
+// target, via).
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
+import { discoveredServiceKind } from './discovered-service-kind.js';
+import { networkInterfaceKind } from './network-interface-kind.js';
+import { runningProcessKind } from './running-process-kind.js';
+import { softwarePackageKind } from './software-package-kind.js';
+import type { SubRecordKind } from './sub-record-kind.js';
+import { SUB_RECORD_KINDS } from './sub-record-kinds.js';
 import type { ConnectionRow, InterfaceRow, PackageRow, ProcessRow, ServiceRow, SubRecordRetirement } from './sub-record-rows.js';
 
-export const COMMAND_LINE_MAX = 4096;
 const CHUNK = 1000;
 
 function chunks<T>(rows: T[]): T[][] {
@@ -19,8 +25,6 @@ function lastPerKey<T>(rows: T[], key: (row: T) => string): T[] {
   return [...new Map(rows.map((r) => [key(r), r])).values()];
 }
 
-const INTERFACE_VALUES = ['if_index', 'mac_address', 'ip_addresses', 'speed_mbps', 'oper_status', 'mtu', 'description'];
-
 /** ON CONFLICT: the new values of these columns. */
 function excluded(db: Database, columns: string[]): Record<string, Knex.Raw> {
   return Object.fromEntries(columns.map((c) => [c, db.raw('??', [`excluded.${c}`])]));
@@ -33,59 +37,50 @@ function changedAt(db: Database, table: string, columns: string[]): Knex.Raw {
   return db.raw(`CASE WHEN (${marks}) IS DISTINCT FROM (${marks}) THEN now() ELSE ??.updated_at END`, [...of(table), ...of('excluded'), table]);
 }
 
-export class SubRecordStore implements SubRecordRetirement {
-  constructor(private readonly db: Database) {}
+type AnyKind = SubRecordKind<never>;
 
-  async upsertPackages(rows: PackageRow[], source: string, observedAt: Date): Promise<void> {
-    for (const chunk of chunks(lastPerKey(rows, (r) => `${r.assetId}\u0000${r.packageName}`))) {
-      await this.db('software_packages')
-        .insert(chunk.map((r) => ({
-          asset_id: r.assetId, package_name: r.packageName, version: r.version ?? null, publisher: r.publisher ?? null,
-          install_date: r.installDate ?? null, package_manager: r.packageManager ?? null, source, first_seen_at: observedAt, last_seen_at: observedAt,
-        })))
-        .onConflict(['asset_id', 'package_name'])
-        .merge(['version', 'publisher', 'install_date', 'package_manager', 'source', 'last_seen_at']);
+export class SubRecordStore implements SubRecordRetirement {
+  /** ON CONFLICT ... DO UPDATE of each upserted kind: its values and last_seen_at, and updated_at where it tracks changes; made once. */
+  private readonly merges = new Map<AnyKind, Record<string, Knex.Raw>>();
+
+  constructor(private readonly db: Database) {
+    for (const kind of SUB_RECORD_KINDS as readonly AnyKind[]) {
+      if (kind.key === null) continue;
+      const values = kind.columns.filter((c) => !c.managed && c.name !== kind.key).map((c) => c.name);
+      this.merges.set(kind, { ...excluded(db, [...values, kind.lastSeen]), ...(kind.changesTracked ? { updated_at: changedAt(db, kind.table, values) } : {}) });
     }
   }
 
-  async upsertServices(rows: ServiceRow[], observedAt: Date): Promise<void> {
-    for (const chunk of chunks(lastPerKey(rows, (r) => `${r.assetId}\u0000${r.serviceName}`))) {
-      await this.db('discovered_services')
-        .insert(chunk.map((r) => ({
-          asset_id: r.assetId, service_name: r.serviceName, display_name: r.displayName ?? null, state: r.state ?? null, start_mode: r.startMode ?? null,
-          listen_ports: JSON.stringify(r.listenPorts ?? []), source_connector: r.sourceConnector ?? null, first_seen_at: observedAt, last_seen_at: observedAt,
-        })))
-        .onConflict(['asset_id', 'service_name'])
-        .merge(['display_name', 'state', 'start_mode', 'listen_ports', 'source_connector', 'last_seen_at']);
+  /** Rows of a kind with a natural key, by it: the later of two rows with one key wins. */
+  private async upsert<Row extends { assetId: string }>(kind: SubRecordKind<Row>, rows: Row[], source: string, observedAt: Date): Promise<void> {
+    const key = kind.key as string;
+    const keyOf = (r: Record<string, unknown>) => `${r.asset_id as string}\u0000${r[key] as string}`;
+    const merge = this.merges.get(kind as AnyKind);
+    for (const chunk of chunks(lastPerKey(rows.map((r) => kind.toRow(r, { source, observedAt })), keyOf))) {
+      await this.db(kind.table).insert(chunk).onConflict(['asset_id', key]).merge(merge);
     }
+  }
+
+  upsertPackages(rows: PackageRow[], source: string, observedAt: Date): Promise<void> {
+    return this.upsert(softwarePackageKind, rows, source, observedAt);
+  }
+
+  upsertServices(rows: ServiceRow[], observedAt: Date): Promise<void> {
+    return this.upsert(discoveredServiceKind, rows, '', observedAt);
   }
 
   /** The processes of each asset become exactly `rows`, in one transaction: never a half-replaced set. */
   async replaceProcesses(assetIds: string[], rows: ProcessRow[], observedAt: Date): Promise<void> {
     if (assetIds.length === 0) return;
+    const { table } = runningProcessKind;
     await this.db.transaction(async (trx) => {
-      for (const ids of chunks(assetIds)) await trx('running_processes').whereIn('asset_id', ids).delete();
-      for (const chunk of chunks(rows)) {
-        await trx('running_processes').insert(chunk.map((r) => ({
-          asset_id: r.assetId, pid: r.pid, ppid: r.ppid ?? null, process_name: r.processName, command_line: r.commandLine?.slice(0, COMMAND_LINE_MAX) ?? null,
-          username: r.username ?? null, state: r.state ?? null, memory_kb: r.memoryKb ?? null, cpu_percent: r.cpuPercent ?? null,
-          source_connector: r.sourceConnector ?? null, software_asset_id: r.softwareAssetId ?? null, observed_at: observedAt,
-        })));
-      }
+      for (const ids of chunks(assetIds)) await trx(table).whereIn('asset_id', ids).delete();
+      for (const chunk of chunks(rows)) await trx(table).insert(chunk.map((r) => runningProcessKind.toRow(r, { source: '', observedAt })));
     });
   }
 
-  async upsertInterfaces(rows: InterfaceRow[], observedAt: Date): Promise<void> {
-    for (const chunk of chunks(lastPerKey(rows, (r) => `${r.assetId}\u0000${r.name}`))) {
-      await this.db('network_interfaces')
-        .insert(chunk.map((r) => ({
-          asset_id: r.assetId, name: r.name, if_index: r.ifIndex ?? null, mac_address: r.macAddress ?? null, ip_addresses: r.ipAddresses ?? [],
-          speed_mbps: r.speedMbps ?? null, oper_status: r.operStatus ?? null, mtu: r.mtu ?? null, description: r.description ?? null,
-          first_seen_at: observedAt, last_seen_at: observedAt,
-        })))
-        .onConflict(['asset_id', 'name'])
-        .merge({ ...excluded(this.db, INTERFACE_VALUES), last_seen_at: this.db.raw('excluded.last_seen_at'), updated_at: changedAt(this.db, 'network_interfaces', INTERFACE_VALUES) });
-    }
+  upsertInterfaces(rows: InterfaceRow[], observedAt: Date): Promise<void> {
+    return this.upsert(networkInterfaceKind, rows, '', observedAt);
   }
 
   /** The ids of interfaces by (asset, name); an interface a neighbour or FDB row proves is created if unknown. */
@@ -162,11 +157,17 @@ export class SubRecordStore implements SubRecordRetirement {
 
   /** Retire step: the packages a source last reported before `observedAt`, of assets whose package list it read in full. */
   async retirePackages(assetIds: string[], source: string, observedAt: Date): Promise<void> {
-    for (const ids of chunks(assetIds)) await this.db('software_packages').whereIn('asset_id', ids).where({ source }).where('last_seen_at', '<', observedAt).delete();
+    for (const ids of chunks(assetIds)) await this.db(softwarePackageKind.table).whereIn('asset_id', ids).where({ source }).where('last_seen_at', '<', observedAt).delete();
   }
 
   /** Retire step: the services a connector last reported before `observedAt`, of assets whose services it read in full. */
   async retireServices(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void> {
-    for (const ids of chunks(assetIds)) await this.db('discovered_services').whereIn('asset_id', ids).where({ source_connector: sourceConnector }).where('last_seen_at', '<', observedAt).delete();
+    for (const ids of chunks(assetIds)) await this.db(discoveredServiceKind.table).whereIn('asset_id', ids).where({ source_connector: sourceConnector }).where('last_seen_at', '<', observedAt).delete();
+  }
+
+  /** Retire step: the processes a connector last reported before `observedAt`, of assets whose processes it read in full. */
+  async retireProcesses(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void> {
+    const { table, lastSeen } = runningProcessKind;
+    for (const ids of chunks(assetIds)) await this.db(table).whereIn('asset_id', ids).where({ source_connector: sourceConnector }).where(lastSeen, '<', observedAt).delete();
   }
 }

@@ -2,9 +2,12 @@
 // (its root, loaded as the host the address stands for) HOSTS_CONTAINER each container, with its
 // image, state, ports, labels, networks and the host pid of its main process. A container is known
 // by its id (instanceId); its addresses and MACs are attributes, not identity: docker derives a MAC
-// from the address, and the same private addresses repeat on every host.
-import type { EstateAsset, EstateObservation } from '../../host-observation.js';
-import { sections } from '../../ssh/linux-parsers.js';
+// from the address, and the same private addresses repeat on every host. Its processes are its main
+// process and that one's descendants in the host's process table (host pids, as SSH lists them on
+// the host); what `docker exec` or `podman exec` started descends from the runtime, not from the
+// container, and is not among them.
+import type { EstateAsset, EstateObservation, EstateProcess } from '../../host-observation.js';
+import { parseProcesses, sections, type ProcessLine } from '../../ssh/linux-parsers.js';
 import { cleanText } from '../../untrusted-text.js';
 
 export const HOST_KEY = 'host';
@@ -26,6 +29,24 @@ function ports(value: unknown): string {
 function runtimeOf(text: string | undefined): { runtime?: string; version?: string } {
   const m = /^(docker|podman)\s+version\s+([^\s,]+)/i.exec(text?.trim() ?? '');
   return m ? { runtime: (m[1] as string).toLowerCase(), version: m[2] } : {};
+}
+
+/** The processes of each container (by its asset key): its main process and all that descend from it. */
+function containerProcesses(containers: EstateAsset[], processesPart: string, namesPart: string): EstateProcess[] {
+  const processes = parseProcesses(processesPart, namesPart);
+  const children = new Map<number, number[]>();
+  for (const p of processes) if (p.ppid) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const byPid = new Map(processes.map((p) => [p.pid, p]));
+  return containers.flatMap((c) => {
+    const main = c.attributes.pid;
+    if (typeof main !== 'number' || !byPid.has(main)) return [];
+    const tree: number[] = [main];
+    for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] as number) ?? []));
+    return tree.map((pid) => {
+      const { unit: _unit, ...p } = byPid.get(pid) as ProcessLine;
+      return { ...p, asset: c.key, sourceConnector: 'CONTAINERS' };
+    });
+  });
 }
 
 /** The estate of a host's containers; incomplete unless the inspect answered in full and the script reached its end. */
@@ -63,9 +84,15 @@ export function toContainerEstate(output: string, mark: string, address: string,
     attributes: { ...(runtime ? { containerRuntime: `${runtime} ${version}` } : {}), containerCount: containers.length },
   };
   containers.sort((a, b) => a.key.localeCompare(b.key));
+  const complete = parsed && parts.has('end') && !parts.has('failed');
+  const processesPart = parts.get('processes');
+  const namesPart = parts.get('names');
+  // The containers' process sets are replaced only by a complete read that listed the host's processes.
+  const processesRead = complete && processesPart !== undefined && namesPart !== undefined && !parts.has('unread');
   return {
     method: 'CONTAINERS', scope, root: HOST_KEY, rootIsHost: true, assets: [host, ...containers],
     relationships: containers.map((c) => ({ type: 'HOSTS_CONTAINER' as const, source: HOST_KEY, target: c.key })), relationshipTypes: ['HOSTS_CONTAINER'],
-    complete: parsed && parts.has('end') && !parts.has('failed'),
+    ...(processesRead ? { processes: containerProcesses(containers, processesPart, namesPart) } : {}),
+    complete,
   };
 }

@@ -1,0 +1,42 @@
+// The sub-record kinds' models (src/features/subrecords/*-kind.ts) against what the migrations made
+// and what the API serves from them: a model that names a column its table lacks, or a natural key
+// without the unique index its upsert needs, fails here rather than at the first write.
+import { SUB_RECORD_KINDS } from '../../src/features/subrecords/sub-record-kinds.js';
+import type { ApiClient } from '../support/api-client.js';
+import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+
+const KINDS = SUB_RECORD_KINDS.map((k) => [k.assetType, k] as const);
+
+describe('the sub-record kinds', () => {
+  let service: TestService;
+  let api: ApiClient;
+  beforeAll(async () => {
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD });
+    api = (await createPrincipals(service.url)).apiUserToken;
+  });
+  afterAll(() => service.stop());
+  const db = () => service.running.container.db;
+
+  it.each(KINDS)('%s: every column its model names is a column of its table, and its natural key is unique', async (_type, kind) => {
+    const columns = await db()('information_schema.columns').where({ table_schema: 'public', table_name: kind.table }).pluck('column_name');
+    const named = [...kind.columns.map((c) => c.name), kind.name, kind.firstSeen, kind.lastSeen, 'id', 'asset_id', ...(kind.changesTracked ? ['updated_at'] : [])];
+    expect(columns).toEqual(expect.arrayContaining(named));
+    if (kind.key === null) return;
+    const { rows } = await db().raw(
+      `SELECT array_agg(a.attname::text ORDER BY a.attname) AS columns
+         FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = ANY(i.indkey)
+        WHERE t.relname = ? AND i.indisunique GROUP BY i.indexrelid`,
+      [kind.table],
+    );
+    expect((rows as { columns: string[] }[]).map((r) => r.columns)).toContainEqual(['asset_id', kind.key].sort());
+  });
+
+  it.each(KINDS)('%s: the schema lists it as synthesized with the keys its model marks, and its export has the columns its model names', async (type, kind) => {
+    const entry = (await api.get(`/api/v1/schema/asset-types/${type}`)).body.data;
+    expect(entry).toMatchObject({ synthesized: true, customAttributeKeys: kind.columns.filter((c) => c.schemaKey).map((c) => c.name).sort() });
+    const csv = await api.get(`/api/v1/export/${kind.dataset}.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.text.split('\r\n')[0]).toBe(['assetId', 'assetDisplayName', 'assetHostname', ...kind.export.columns].join(','));
+  });
+});
