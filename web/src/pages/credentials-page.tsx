@@ -6,8 +6,9 @@ import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, when, type Colu
 import { MAY, useSession } from '../session';
 import type { Credential } from '../types';
 
-// The settings and secret fields of each kind, as the service validates them.
-const KINDS: Record<string, { settings: string[]; secrets: string[] }> = {
+// The settings and secret fields of each kind, as the service validates them (every kind of
+// api.yaml: the type check fails while one is missing).
+const KINDS: Record<Credential['kind'], { settings: string[]; secrets: string[] }> = {
   SSH_PASSWORD: { settings: ['username'], secrets: ['password'] },
   SSH_KEY: { settings: ['username'], secrets: ['privateKey', 'passphrase'] },
   SNMP_V2C: { settings: [], secrets: ['community'] },
@@ -54,7 +55,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
       <Field label="Name"><input required value={name} onChange={(e) => setName(e.target.value)} /></Field>
       {!credential && (
         <Field label="Kind">
-          <select value={kind} onChange={(e) => { setKind(e.target.value); setSettings({}); setSecrets({}); }}>
+          <select value={kind} onChange={(e) => { setKind(e.target.value as Credential['kind']); setSettings({}); setSecrets({}); }}>
             {Object.keys(KINDS).map((k) => <option key={k}>{k}</option>)}
           </select>
         </Field>
