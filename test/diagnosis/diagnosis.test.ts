@@ -1,5 +1,5 @@
 import type { RunError, RunStatus } from '../../src/features/discovery/run-record.js';
-import { RULES } from '../../src/features/diagnosis/rules-provider.js';
+import { SCAN_ERRORS } from '../../src/features/discovery/scan-error-codes.js';
 import type { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { chatCompletionsServer, completion, httpStatus, silence, type RecordingServer } from '../support/outside-services.js';
@@ -47,9 +47,9 @@ describe('diagnosis with the built-in rules', () => {
     expect(diagnosis.body.data).toEqual({
       runId,
       status: 'OK',
-      summary: `${RULES.DNS_FAILURE.summary} Error records: 1 × DNS_FAILURE.`,
-      likelyCauses: RULES.DNS_FAILURE.causes,
-      recommendedActions: RULES.DNS_FAILURE.actions,
+      summary: `${SCAN_ERRORS.DNS_FAILURE.explanation.summary} Error records: 1 × DNS_FAILURE.`,
+      likelyCauses: SCAN_ERRORS.DNS_FAILURE.explanation.causes,
+      recommendedActions: SCAN_ERRORS.DNS_FAILURE.explanation.actions,
       confidence: 'HIGH',
       model: 'rules-v1',
       createdAt: expect.stringMatching(WITHOUT_ZONE),
@@ -78,7 +78,7 @@ describe('diagnosis with the built-in rules', () => {
     expect((await p.viewer.get(`/api/v1/runs/${runId}/diagnosis`)).body.data).toEqual({ runId, status: 'NONE' });
     const made = await api.post(`/api/v1/runs/${runId}/diagnosis`);
     expect(made.status).toBe(200);
-    expect(made.body.data).toMatchObject({ runId, status: 'OK', model: 'rules-v1', confidence: 'MEDIUM', likelyCauses: expect.arrayContaining(RULES.SSH_AUTH_FAILED.causes) });
+    expect(made.body.data).toMatchObject({ runId, status: 'OK', model: 'rules-v1', confidence: 'MEDIUM', likelyCauses: expect.arrayContaining(SCAN_ERRORS.SSH_AUTH_FAILED.explanation.causes) });
     expect((await p.viewer.get(`/api/v1/runs/${runId}/diagnosis`)).body.data).toEqual(made.body.data);
     const refreshed = await p.adminSession.post(`/api/v1/runs/${runId}/diagnosis`);
     expect(refreshed.body.data.status).toBe('OK');

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { CONNECTORS, DEFAULT_METHODS, DISCOVERY_METHODS, INVENTORY_CONNECTORS, credentialKindsOf } from '../../src/features/discovery/connectors/registry.js';
-import { SCAN_ERROR_CODES } from '../../src/features/discovery/scan-error-codes.js';
+import { SCAN_ERRORS } from '../../src/features/discovery/scan-error-codes.js';
 
 const api = parse(readFileSync(new URL('../../api.yaml', import.meta.url), 'utf8'));
 const schemas = api.components.schemas;
@@ -35,6 +35,6 @@ describe('the connector registry', () => {
   });
 
   it('names only error codes that exist', () => {
-    for (const c of INVENTORY_CONNECTORS) for (const code of c.silentCodes) expect(Object.keys(SCAN_ERROR_CODES)).toContain(code);
+    for (const c of INVENTORY_CONNECTORS) for (const code of c.silentCodes) expect(Object.keys(SCAN_ERRORS)).toContain(code);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { SCAN_ERROR_CODES } from '../../src/features/discovery/scan-error-codes.js';
+import { SCAN_ERRORS } from '../../src/features/discovery/scan-error-codes.js';
 import { SETTINGS } from '../../src/platform/config.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 
@@ -25,11 +25,11 @@ describe('README', () => {
 describe('the discovery error codes', () => {
   it('are each explained in docs/discovery.md', () => {
     const doc = readFileSync(fromProjectRoot('docs', 'discovery.md'), 'utf8');
-    for (const code of Object.keys(SCAN_ERROR_CODES)) expect(doc).toContain(`| \`${code}\` |`);
+    for (const code of Object.keys(SCAN_ERRORS)) expect(doc).toContain(`| \`${code}\` |`);
   });
 
   it('are exactly the codes api.yaml lets a run show', () => {
     const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
-    expect(doc.components.schemas.Run.properties.errors.items.properties.code.enum).toEqual(Object.keys(SCAN_ERROR_CODES));
+    expect(doc.components.schemas.Run.properties.errors.items.properties.code.enum).toEqual(Object.keys(SCAN_ERRORS));
   });
 });

@@ -1,43 +1,155 @@
 // The stable codes of discovery's error records (discovery_run_errors.code). They are what people,
-// alerts and the diagnosis rules key on, so a code keeps its meaning once released.
-export const SCAN_ERROR_CODES = {
-  DNS_FAILURE: 'A target name does not resolve to an address.',
-  HOST_UNREACHABLE: 'The network reports no route to the address (host down or filtered by a router).',
-  CONNECTION_REFUSED: 'The address answered but refused the connection: nothing listens on the port.',
-  CONNECTION_TIMEOUT: 'Nothing answered on the port within the connect time-out.',
-  NO_CREDENTIALS: 'No credential of the right kind is listed on the target or matches the address.',
-  SSH_AUTH_FAILED: 'The SSH server refused every credential offered.',
-  HOST_KEY_CHANGED: 'The SSH host key differs from the one pinned at first contact; the host was not inventoried.',
-  SSH_PROTOCOL_ERROR: 'The SSH handshake failed (not an SSH server, or no common algorithm).',
-  COMMAND_PERMISSION_DENIED: 'An inventory command was refused for lack of permission; its data is missing.',
-  COMMAND_TIMEOUT: 'An inventory command did not finish within its time limit; its data is missing.',
-  COMMAND_FAILED: 'An inventory command failed or is not installed; its data is missing.',
-  LLDP_UNREADABLE: 'lldpd runs on the host but its control socket could not be found or read; its neighbours are missing.',
-  OUTPUT_LIMIT_EXCEEDED: 'An inventory command printed more than the output limit; its data is left incomplete.',
-  HOST_TIMEOUT: 'The host did not finish within the per-host time-out; what it gave is kept, nothing is retired.',
-  SNMP_NO_ANSWER: 'The SNMP agent did not answer (down, filtered, or a wrong v2c community).',
-  SNMP_AUTH_FAILED: 'The SNMP v3 agent refused the user, authentication or privacy settings.',
-  SNMP_ERROR: 'The SNMP agent answered with an error.',
-  SNMP_TABLE_TRUNCATED: 'An SNMP table had more rows than the per-table limit; the rows read are kept, nothing in its scope is retired.',
-  VCENTER_AUTH_FAILED: 'The vCenter refused every credential offered (InvalidLogin).',
-  CERTIFICATE_UNTRUSTED: 'The server certificate is not signed by a trusted authority or does not name the address; nothing was sent.',
-  CERTIFICATE_CHANGED: 'The server certificate differs from the one pinned at first contact; nothing was sent.',
-  NOT_A_VCENTER: 'The address answered HTTPS but not the vSphere Web Services API (no SOAP answer at the SDK path).',
-  VCENTER_API_ERROR: 'The vCenter answered a call with a fault other than a refused login.',
-  VCENTER_PROTOCOL_ERROR: 'The TLS handshake or the HTTP exchange with the vCenter failed.',
-  VCENTER_READ_INCOMPLETE: 'The vCenter could not read some properties of some objects; what was read is kept, nothing is retired.',
-  LIBVIRT_NOT_INSTALLED: 'The host has no virsh (libvirt-clients): it was not read as a libvirt host.',
-  LIBVIRT_UNREACHABLE: "virsh could not connect to the target's libvirt URI (libvirtd not running, no read-only socket, a wrong URI).",
-  LIBVIRT_READ_INCOMPLETE: 'A libvirt listing or object could not be read; what was read is kept, nothing is retired.',
-  CONTAINER_RUNTIME_NOT_INSTALLED: 'The host has neither docker nor podman: it was not read as a container host.',
-  CONTAINER_RUNTIME_UNREACHABLE: 'docker or podman could not list the containers (the daemon is not running, or the account may not use it).',
-  CONTAINER_READ_INCOMPLETE: 'The containers could not be inspected in full; what was read is kept, nothing is retired.',
-  CREDENTIAL_UNREADABLE: 'A credential could not be decrypted with the configured vault keys.',
-  WORKER_LOST: 'The worker running the scan stopped reporting (crashed or killed); its lease expired.',
-  INTERNAL_ERROR: 'The scan stopped on an unexpected error in the service.',
-} as const;
+// alerts and the diagnosis rules key on, so a code keeps its meaning once released. The codes every
+// method shares are here; a connector's own codes are declared in its folder and listed below.
+import { CONTAINER_ERRORS } from './connectors/containers/container-errors.js';
+import { LIBVIRT_ERRORS } from './connectors/libvirt/libvirt-errors.js';
+import { VCENTER_ERRORS } from './connectors/vcenter/vcenter-errors.js';
+import type { ScanErrorDefinition } from './scan-error.js';
+import { SNMP_ERRORS } from './snmp/snmp-errors.js';
+import { SSH_ERRORS } from './ssh/ssh-errors.js';
 
-export type ScanErrorCode = keyof typeof SCAN_ERROR_CODES;
+const SHARED_ERRORS = {
+  DNS_FAILURE: {
+    description: 'A target name does not resolve to an address.',
+    explanation: {
+      summary: 'A host name of the target does not resolve to an address, so that host was not scanned.',
+      causes: [
+        'The name is misspelt, or the host was renamed or retired.',
+        'The name lives in a DNS zone (internal or split-horizon) that the resolver of the worker does not serve.',
+        'The DNS resolver of the worker is unreachable or failing.',
+      ],
+      actions: [
+        "Check the name in the target's addresses; correct it, or replace it with the host's IP address.",
+        'Resolve the name on the worker host with the resolver the service uses (getent hosts NAME).',
+        'Remove the name from the target if the host was retired.',
+      ],
+      confidence: 'HIGH',
+    },
+  },
+  HOST_UNREACHABLE: {
+    description: 'The network reports no route to the address (host down or filtered by a router).',
+    explanation: {
+      summary: 'The network reports no route to some addresses: those hosts are down, or a router filters them.',
+      causes: [
+        'The host is powered off or disconnected.',
+        'A router or firewall between the worker and the host rejects the traffic (ICMP unreachable).',
+        'The address ranges of the target include addresses that are not in use.',
+      ],
+      actions: [
+        'Check that the host is up (console, hypervisor, or ping from the worker host).',
+        "Check the routes and access lists between the worker's network and the target's network.",
+        "Narrow the target's ranges to the addresses in use.",
+      ],
+      confidence: 'MEDIUM',
+    },
+  },
+  CONNECTION_REFUSED: {
+    description: 'The address answered but refused the connection: nothing listens on the port.',
+    explanation: {
+      summary: 'Hosts answered but refused the connection: nothing listens on the port the scan needed.',
+      causes: [
+        'The service (sshd, for example) is not running or not installed on the host.',
+        "The service listens on another port than the target's (sshPort, snmpPort).",
+        'A host firewall rejects connections from the worker.',
+      ],
+      actions: [
+        'Check on the host that the service runs and on which port (ss -tln).',
+        "Set the target's port to the one the service listens on.",
+        "Allow the worker's address in the host firewall.",
+      ],
+      confidence: 'HIGH',
+    },
+  },
+  CONNECTION_TIMEOUT: {
+    description: 'Nothing answered on the port within the connect time-out.',
+    explanation: {
+      summary: 'Nothing answered on the port within the connect time-out: packets are dropped on the way, or the host is down.',
+      causes: [
+        'A firewall silently drops connections from the worker to that port.',
+        'The host is down or overloaded.',
+        'The network path is slow and the connect time-out too short for it.',
+      ],
+      actions: [
+        'Check that the firewalls on the path and on the host allow the worker to reach the port.',
+        'Check that the host is up and responsive.',
+        'For slow or distant networks, raise service.discovery.connect-timeout-ms.',
+      ],
+      confidence: 'MEDIUM',
+    },
+  },
+  NO_CREDENTIALS: {
+    description: 'No credential of the right kind is listed on the target or matches the address.',
+    explanation: {
+      summary: 'No credential of the right kind applied to some addresses, so the service could not log in to them.',
+      causes: [
+        'The target lists no credential of the kind its methods need (SSH_PASSWORD or SSH_KEY for SSH, SNMP_V2C or SNMP_V3 for SNMP).',
+        "No credential's match pattern covers those addresses.",
+      ],
+      actions: [
+        "Add a credential of the right kind to the target's credentialIds.",
+        "Widen the match pattern of a suitable credential to cover the target's addresses.",
+        'Remove the method from the target if those hosts should not be logged in to.',
+      ],
+      confidence: 'HIGH',
+    },
+  },
+  HOST_TIMEOUT: {
+    description: 'The host did not finish within the per-host time-out; what it gave is kept, nothing is retired.',
+    explanation: {
+      summary: 'Some hosts did not finish within the per-host time-out; what they gave is kept and nothing was retired for them.',
+      causes: ['The host or the link to it is slow.', 'The host produced unusually much data (many packages, processes or interfaces).'],
+      actions: ['Check the performance of the host and of the link to it.', 'Run the scan again; raise the per-host time-out if the host is merely large.'],
+      confidence: 'MEDIUM',
+    },
+  },
+  CREDENTIAL_UNREADABLE: {
+    description: 'A credential could not be decrypted with the configured vault keys.',
+    explanation: {
+      summary: 'Credentials could not be decrypted with the configured vault keys, so they were not used.',
+      causes: [
+        'service.vault.keys changed and no longer holds the key version that sealed these secrets.',
+        'The processes of the service (api and workers) run with different vault keys.',
+        'The generated local keys (data/local-secrets.json) were lost or replaced.',
+      ],
+      actions: [
+        'Put every key version that sealed secrets back into service.vault.keys (the highest encrypts, all decrypt).',
+        'Give every process the same service.vault.keys.',
+        'If the old key is lost, enter the secrets of the affected credentials again.',
+      ],
+      confidence: 'HIGH',
+    },
+  },
+  WORKER_LOST: {
+    description: 'The worker running the scan stopped reporting (crashed or killed); its lease expired.',
+    explanation: {
+      summary: 'The worker running the scan stopped reporting (crashed, killed or restarted); the run was failed when its lease expired.',
+      causes: [
+        'The worker process was restarted or killed (a deployment, the out-of-memory killer).',
+        'The worker lost its connection to PostgreSQL and could not renew the lease.',
+      ],
+      actions: [
+        "Look in the worker's log and the host's system log around the run's time for a restart or an out-of-memory kill.",
+        'Run the scan again.',
+        'If memory ran out, lower service.discovery.concurrency.',
+      ],
+      confidence: 'MEDIUM',
+    },
+  },
+  INTERNAL_ERROR: {
+    description: 'The scan stopped on an unexpected error in the service.',
+    explanation: {
+      summary: 'The scan stopped on an unexpected error in the service.',
+      causes: ["A defect of the service, triggered by this target's data.", 'A store of the service was briefly unavailable.'],
+      actions: ["Look in the service log for the run's id.", 'Run the scan again; report the defect with the log if it happens again.'],
+      confidence: 'LOW',
+    },
+  },
+} as const satisfies Record<string, ScanErrorDefinition>;
+
+/** Every code with its meaning and the diagnosis rule that explains a failed run it leads. */
+export const SCAN_ERRORS = { ...SHARED_ERRORS, ...SSH_ERRORS, ...SNMP_ERRORS, ...VCENTER_ERRORS, ...LIBVIRT_ERRORS, ...CONTAINER_ERRORS } as const;
+
+export type ScanErrorCode = keyof typeof SCAN_ERRORS;
 
 /** The code of a socket error (its errno name) that says the address could not be reached, if it is one. */
 export function networkErrorCode(errno: string | undefined): ScanErrorCode | undefined {
