@@ -206,10 +206,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
   const flowStore = new FlowStore(flowPool);
   const flowRetention: FlowRetention = {
-    flow_records: config.flowsRetentionRawDays,
-    flow_rollup_1m: config.flowsRetentionMinuteDays,
-    flow_rollup_5m: config.flowsRetentionFiveMinuteDays,
-    flow_rollup_1h: config.flowsRetentionHourDays,
+    raw: config.flowsRetentionRawDays,
+    minute: config.flowsRetentionMinuteDays,
+    fiveMinute: config.flowsRetentionFiveMinuteDays,
+    hour: config.flowsRetentionHourDays,
   };
   const flowCollector = new FlowCollector(
     new FlowDecoder({

@@ -175,16 +175,24 @@ describe('top talkers, against nfdump', () => {
     expect(byFlows.data[0].share).toBe(byFlows.data[0].flows / byFlows.total.flows);
   });
 
-  it('reads the hours from the 1-hour rollup and a port filter from the 1-minute one, with the same totals', async () => {
+  it('reads the hours from the 1-hour endpoint rollup and a port filter from the 1-minute conversation one, with the same totals', async () => {
     const hours = await talkers(`exporter=${PLAIN}`);
-    expect(hours.rollups).toEqual(['flow_rollup_1h']);
+    expect(hours.rollups).toEqual(['flow_endpoint_1h']);
     expect(hours.window).toEqual({ from: '2026-11-25T04:00:00.000Z', to: '2026-11-25T06:00:00.000Z' });
     const edges = (await api.get(`/api/v1/flow/top-talkers?from=${encodeURIComponent('2026-11-25T03:52:30Z')}&to=${encodeURIComponent('2026-11-25T05:07:10Z')}&exporter=${PLAIN}&limit=100`)).body;
     expect(edges.window).toEqual({ from: '2026-11-25T03:52:00.000Z', to: '2026-11-25T05:08:00.000Z' });
-    expect(edges.rollups).toEqual(['flow_rollup_1m', 'flow_rollup_5m', 'flow_rollup_1h']);
+    expect(edges.rollups).toEqual(['flow_endpoint_1m', 'flow_endpoint_5m', 'flow_endpoint_1h']);
     expect(edges.data).toEqual(hours.data);
     const port = await talkers(`exporter=${PLAIN}&port=8080`);
     expect(port.rollups).toEqual(['flow_rollup_1m']);
+    // An interface filter reads the conversation rollups (endpoint rows keep no interface); softflowd
+    // names interface 0 on every flow, so the filter keeps them all and the rankings are the same.
+    for (const direction of ['source', 'destination', 'both']) {
+      const byEndpoint = await talkers(`exporter=${PLAIN}&direction=${direction}`);
+      const byConversation = await talkers(`exporter=${PLAIN}&direction=${direction}&interface=0`);
+      expect(byConversation.rollups).toEqual(['flow_rollup_5m']);
+      expect({ ...byConversation, rollups: byEndpoint.rollups, links: byEndpoint.links }).toEqual(byEndpoint);
+    }
     const tcp8080 = nfdumpRecords('softflowd-v5').filter((r) => r.srcPort === 8080 || r.dstPort === 8080);
     expect(port.total.bytes).toBe(tcp8080.reduce((s, r) => s + r.bytes, 0));
   });
