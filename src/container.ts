@@ -275,7 +275,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     flowRetention,
     flowCollector,
     flowAnalytics: new FlowAnalyticsService(flowAnalyticsStore, identities, assetGraph, flowGraph),
-    flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph),
+    flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph, config.flowsCommunicationRetireHours * 3_600_000),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, assetNames, changeGraph, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),

@@ -390,6 +390,12 @@ export const SETTINGS = {
   flowsRetentionMinuteDays: setting('service.flows.retention.minute-days', int(1, 3650), 'Days the 1-minute rollup is kept.', { default: 14 }),
   flowsRetentionFiveMinuteDays: setting('service.flows.retention.five-minute-days', int(1, 3650), 'Days the 5-minute rollup is kept.', { default: 90 }),
   flowsRetentionHourDays: setting('service.flows.retention.hour-days', int(1, 3650), 'Days the 1-hour rollup is kept.', { default: 400 }),
+  flowsCommunicationRetireHours: setting(
+    'service.flows.communication-retire-hours',
+    int(1, 87_600),
+    'Hours after the last flow of a pair of assets when its COMMUNICATES_WITH edge loses the flow evidence (retired when no other source reports it).',
+    { default: 168 },
+  ),
   flowsRetentionCron: setting(
     'service.flows.retention.cron',
     cronExpression,

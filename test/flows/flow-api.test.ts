@@ -333,4 +333,48 @@ describe('exporters and the inventory', () => {
       await driver.close();
     }
   });
+
+  it('takes the flow evidence off a COMMUNICATES_WITH edge whose flows have not been seen for the retire time: retired when flows were its only source, kept with the SSH socket evidence otherwise', async () => {
+    const retireAfterMs = service.running.container.config.flowsCommunicationRetireHours * 3_600_000;
+    const lastFlow = Date.parse('2026-11-25T04:55:00Z');
+    const driver = testNeo4jDriver();
+    const edge = async () => {
+      const { records } = await driver.executeQuery(
+        `MATCH (s:Asset)-[r:COMMUNICATES_WITH]->(t:Asset) RETURN s.id AS s, t.id AS t, r.sources AS sources, r.active AS active, r.retiredAt IS NOT NULL AS retired,
+                r.flowBytes IS NOT NULL AS traffic, toString(r.flowLastSeenAt) AS last`,
+      );
+      return records.map((r) => r.toObject() as { s: string; t: string; sources: string[]; active: boolean; retired: boolean; traffic: boolean; last: string });
+    };
+    const listed = async (id: string) => (await api.get(`/api/v1/assets/${id}/relationships`)).body.data.filter((r: any) => r.relationshipType === 'COMMUNICATES_WITH');
+    try {
+      const { s: client, t: web } = (await edge())[0]!;
+      // Not yet: the last flow minute is less than the retire time ago.
+      expect(await job().retireCommunications(lastFlow + retireAfterMs - 60_000)).toBe(0);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: ['flow'], active: true, retired: false, traffic: true, last: '2026-11-25T04:55:00Z' }]);
+      // Past it: flows were the only source, so the edge is retired and leaves the lists.
+      expect(await job().retireCommunications(lastFlow + retireAfterMs + 60_000)).toBe(1);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: [], active: false, retired: true, traffic: false, last: '2026-11-25T04:55:00Z' }]);
+      expect(await listed(client)).toEqual([]);
+
+      // Flows show it again, and the SSH socket table reports it too: past the retire time it keeps that evidence only.
+      expect(await job().loadCommunications(Date.parse('2026-11-25T05:00:00Z'))).toBe(1);
+      const ssh = await api.post('/api/v1/import', {
+        source: 'discovery',
+        assets: [
+          { key: 'client', assetType: 'PHYSICAL_HOST', displayName: 'client-host', hostname: 'client-host', ipAddresses: ['10.77.0.1', 'fd77::1'] },
+          { key: 'web', assetType: 'PHYSICAL_HOST', displayName: 'web-server', hostname: 'web-server', ipAddresses: ['10.77.0.2'] },
+        ],
+        relationships: [{ type: 'COMMUNICATES_WITH', source: 'client', target: 'web' }],
+      });
+      expect(ssh.status).toBe(200);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: ['flow', 'discovery'], active: true, retired: false, traffic: true, last: '2026-11-25T04:55:00Z' }]);
+      expect(await job().retireCommunications(lastFlow + retireAfterMs + 60_000)).toBe(1);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: ['discovery'], active: true, retired: false, traffic: false, last: '2026-11-25T04:55:00Z' }]);
+      expect((await listed(client)).map((r: any) => [r.sourceAssetId, r.targetAssetId])).toEqual([[client, web]]);
+      // Nothing left with the flow claim.
+      expect(await job().retireCommunications(lastFlow + retireAfterMs + 60_000)).toBe(0);
+    } finally {
+      await driver.close();
+    }
+  });
 });
