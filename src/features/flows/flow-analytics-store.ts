@@ -73,6 +73,7 @@ export interface CommunicationPair extends Totals {
 // Interface names listed per exporter; an exporter with more lists its lowest ifIndexes.
 const INTERFACES_PER_EXPORTER = 1000;
 const RATE_WINDOW_MS = 300_000;
+const RANKING_WORK_MEM = '64MB';
 
 const num = (value: unknown) => Number(value ?? 0);
 const totalsOf = (row: Record<string, unknown>, prefix = ''): Totals => ({ bytes: num(row[`${prefix}bytes`]), packets: num(row[`${prefix}packets`]), flows: num(row[`${prefix}flows`]) });
@@ -104,19 +105,25 @@ export class FlowAnalyticsStore {
   /**
    * One ranking: the window's rows (`columns` of the rollups, with bytes, packets and flows that
    * count each flow once), turned into keyed rows by `keyed` (a SELECT over `f`), grouped by
-   * `keys`, ordered by the metric, the first `limit` returned.
+   * `keys`, ordered by the metric, the first `limit` returned. When each flow falls in exactly one
+   * group (`flowOncePerGroup`), the window's totals are the groups' sums: the window's rows are then
+   * read once, never held as a whole.
    */
-  private async rank(plan: WindowPlan, filter: FlowFilter, columns: string[], keyed: string, keys: string[], metric: FlowMetric, limit: number): Promise<{ rows: Record<string, unknown>[]; groups: number; groupTotals: Totals; total: Totals }> {
+  private async rank(plan: WindowPlan, filter: FlowFilter, columns: string[], keyed: string, keys: string[], metric: FlowMetric, limit: number, flowOncePerGroup: boolean): Promise<{ rows: Record<string, unknown>[]; groups: number; groupTotals: Totals; total: Totals }> {
     const window = windowRows(plan, filter, columns);
-    const { rows } = await this.db.raw<{ rows: Record<string, unknown>[] }>(
-      `WITH f AS (${window.sql}),
-       t AS (SELECT coalesce(sum(bytes), 0) AS t_bytes, coalesce(sum(packets), 0) AS t_packets, coalesce(sum(flows), 0) AS t_flows FROM f),
-       g AS (SELECT ${keys.join(', ')}, sum(bytes) AS bytes, sum(packets) AS packets, sum(flows) AS flows FROM (${keyed}) AS k GROUP BY ${keys.join(', ')}),
-       r AS (SELECT g.*, count(*) OVER () AS groups, sum(bytes) OVER () AS g_bytes, sum(packets) OVER () AS g_packets, sum(flows) OVER () AS g_flows
-               FROM g ORDER BY ${metric} DESC, ${keys.join(', ')} LIMIT ?)
-       SELECT r.*, t.* FROM t LEFT JOIN r ON true ORDER BY r.${metric} DESC, ${keys.map((k) => `r.${k}`).join(', ')}`,
-      [...window.bindings, limit],
-    );
+    const { rows } = await this.db.transaction(async (trx) => {
+      // Room to group a day of rollup rows in memory rather than in temporary files.
+      await trx.raw(`SET LOCAL work_mem = '${RANKING_WORK_MEM}'`);
+      return trx.raw<{ rows: Record<string, unknown>[] }>(
+        `WITH f AS (${window.sql}),
+         g AS (SELECT ${keys.join(', ')}, sum(bytes) AS bytes, sum(packets) AS packets, sum(flows) AS flows FROM (${keyed}) AS k GROUP BY ${keys.join(', ')}),
+         t AS (SELECT coalesce(sum(bytes), 0) AS t_bytes, coalesce(sum(packets), 0) AS t_packets, coalesce(sum(flows), 0) AS t_flows FROM ${flowOncePerGroup ? 'g' : 'f'}),
+         r AS (SELECT g.*, count(*) OVER () AS groups, sum(bytes) OVER () AS g_bytes, sum(packets) OVER () AS g_packets, sum(flows) OVER () AS g_flows
+                 FROM g ORDER BY ${metric} DESC, ${keys.join(', ')} LIMIT ?)
+         SELECT r.*, t.* FROM t LEFT JOIN r ON true ORDER BY r.${metric} DESC, ${keys.map((k) => `r.${k}`).join(', ')}`,
+        [...window.bindings, limit],
+      );
+    });
     const first = rows[0] ?? {};
     return {
       rows: rows.filter((r) => r.groups !== null),
@@ -147,7 +154,8 @@ export class FlowAnalyticsStore {
       const ends = { source: ['src_addr'], destination: ['dst_addr'], both: ['src_addr', 'dst_addr'] }[direction];
       keyed = ends.map((end) => `SELECT ${end} AS address, bytes, packets, flows FROM f`).join(' UNION ALL ');
     }
-    const ranking = await this.rank(plan, filter, columns, keyed, ['address'], metric, limit);
+    // Each flow has one source and one destination; with both, it counts in two groups.
+    const ranking = await this.rank(plan, filter, columns, keyed, ['address'], metric, limit, direction !== 'both');
     return { ...ranking, rows: ranking.rows.map((r) => ({ address: String(r.address), ...totalsOf(r) })) };
   }
 
@@ -161,7 +169,7 @@ export class FlowAnalyticsStore {
     const keyed = direction === 'source'
       ? `SELECT src_addr AS a, dst_addr AS b, protocol${ports ? ', src_port AS a_port, dst_port AS b_port' : ''}, bytes, packets, flows FROM f`
       : `SELECT least(src_addr, dst_addr) AS a, greatest(src_addr, dst_addr) AS b, protocol${ports ? `, CASE WHEN ${inOrder} THEN src_port ELSE dst_port END AS a_port, CASE WHEN ${inOrder} THEN dst_port ELSE src_port END AS b_port` : ''}, bytes, packets, flows FROM f`;
-    const ranking = await this.rank(plan, filter, columns, keyed, ['a', 'b', 'protocol', ...(ports ? ['a_port', 'b_port'] : [])], metric, limit);
+    const ranking = await this.rank(plan, filter, columns, keyed, ['a', 'b', 'protocol', ...(ports ? ['a_port', 'b_port'] : [])], metric, limit, true);
     return {
       ...ranking,
       rows: ranking.rows.map((r) => ({
