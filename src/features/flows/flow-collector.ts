@@ -1,8 +1,9 @@
 // The `collector` process role: UDP listeners for NetFlow/IPFIX and sFlow, decoding every datagram
 // on arrival and writing flows in batches (service.flows.batch-size, or every flush-ms). Memory
-// stays bounded: while PostgreSQL is slow or down, flows beyond four batches are dropped and counted
-// instead of queued (UDP has no way to ask an exporter to slow down), and a failed batch is logged and dropped (flows are measurements, not records
-// someone typed: a gap is better than an unbounded backlog).
+// stays bounded: while PostgreSQL is slow or down, flows beyond four batches are dropped and
+// counted instead of queued (UDP cannot ask an exporter to slow down), and a failed batch is
+// logged and dropped (flows are measurements, not records someone typed: a gap is better than an
+// unbounded backlog).
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../platform/logger.js';

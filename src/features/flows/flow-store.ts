@@ -2,13 +2,13 @@
 // into from the same batch in the same transaction (so a batch counts once or not at all), day
 // partitions created as flows arrive, and expired partitions dropped whole.
 //
-// A batch is copied twice: into flow_records, and into flow_batch, a temporary table of the
-// session emptied at commit (no WAL, no index). Each rollup is then one INSERT ... SELECT ...
-// GROUP BY over flow_batch (one statement for all), aggregated by PostgreSQL rather than in JavaScript. The 1-minute
-// conversation rollup keeps ports, so nearly every flow is a key of its own: it is appended to
-// (a key may have a row per batch; readers sum) instead of upserted, which spares a unique index
-// as wide as the row. The coarser rollups add into their rows (ON CONFLICT DO UPDATE), kept on
-// pages with room so that the updates stay on the page (HOT: no index entry per update).
+// A batch is encoded once (binary COPY) and copied twice: into flow_records, and into flow_batch,
+// a temporary table of the session emptied at commit (no WAL, no index). One statement then adds
+// flow_batch into every rollup, each aggregated by PostgreSQL with GROUP BY rather than in
+// JavaScript. The 1-minute conversation rollup keeps ports, so nearly every flow is a key of its
+// own: it is appended to (a key may have a row per batch; readers sum) instead of upserted, which
+// spares a unique index as wide as the row. The other rollups add into their rows (ON CONFLICT DO
+// UPDATE), on pages with room so that the updates stay on the page (HOT: no index entry each).
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -160,8 +160,8 @@ export class FlowStore {
     if (this.partitions.has(name)) return;
     const from = new Date(day).toISOString();
     const to = new Date(day + DAY_MS).toISOString();
-    // IF NOT EXISTS: another collector may have made it; names and bounds come from numbers only.
     const upserted = ROLLUPS.some((r) => r.table === table && !r.appended);
+    // IF NOT EXISTS: another collector may have made it; names and bounds come from numbers only.
     await client.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}')${upserted ? ` WITH (fillfactor = ${UPSERTED_FILLFACTOR})` : ''}`).catch((error: { code?: string }) => {
       // Two collectors creating the same partition at once: the loser sees a duplicate.
       if (error.code !== '42P07' && error.code !== '23505') throw error;
