@@ -211,10 +211,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
   const flowStore = new FlowStore(flowPool);
   const flowRetention: FlowRetention = {
-    flow_records: config.flowsRetentionRawDays,
-    flow_rollup_1m: config.flowsRetentionMinuteDays,
-    flow_rollup_5m: config.flowsRetentionFiveMinuteDays,
-    flow_rollup_1h: config.flowsRetentionHourDays,
+    raw: config.flowsRetentionRawDays,
+    minute: config.flowsRetentionMinuteDays,
+    fiveMinute: config.flowsRetentionFiveMinuteDays,
+    hour: config.flowsRetentionHourDays,
   };
   const flowCollector = new FlowCollector(
     new FlowDecoder({
@@ -280,7 +280,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     flowRetention,
     flowCollector,
     flowAnalytics: new FlowAnalyticsService(flowAnalyticsStore, identities, assetGraph, flowGraph),
-    flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph),
+    flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph, config.flowsCommunicationRetireHours * 3_600_000),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, assetNames, changeGraph, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),

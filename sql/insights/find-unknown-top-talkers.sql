@@ -1,15 +1,14 @@
 -- Insight feed "top talkers that are unknown endpoints": the addresses that moved the most bytes
--- in the window [from, to) (sent plus received, from the 5-minute rollup: 90 days kept, fine
--- enough for a feed) and that no asset holds: neither an address of a discovered interface
+-- in the window [from, to) (sent plus received, from the 5-minute endpoint rollup: 90 days kept,
+-- fine enough for a feed) and that no asset holds: neither an address of a discovered interface
 -- (network_interfaces.ip_addresses, CIDR text) nor an ipAddresses fact of an asset (asset_facts).
 -- Bytes and packets are estimates (sampling applied); flows counts flow records on either side.
 -- Parameters (knex named bindings): from, to (timestamps), limit. Rows: address, bytes, packets, flows, and for the
 -- insight registry "assetIds" (none: the address is unknown) and evidence (the same figures).
 -- No question mark, double colon or colon before a word anywhere (comments too): knex reads them as bindings.
 WITH talk AS (
-  SELECT src_addr AS address, bytes, packets, flows FROM flow_rollup_5m WHERE bucket >= CAST(:from AS timestamptz) AND bucket < CAST(:to AS timestamptz)
-  UNION ALL
-  SELECT dst_addr AS address, bytes, packets, flows FROM flow_rollup_5m WHERE bucket >= CAST(:from AS timestamptz) AND bucket < CAST(:to AS timestamptz)
+  SELECT address, sent_bytes + received_bytes AS bytes, sent_packets + received_packets AS packets, sent_flows + received_flows AS flows
+  FROM flow_endpoint_5m WHERE bucket >= CAST(:from AS timestamptz) AND bucket < CAST(:to AS timestamptz)
 ),
 known AS (
   SELECT host(CAST(a AS inet)) AS address

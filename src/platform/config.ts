@@ -371,7 +371,7 @@ export const SETTINGS = {
   ),
   flowsNetflowPort: setting('service.flows.netflow-port', port, 'UDP port of NetFlow v5, v9 and IPFIX (0 picks a free port).', { default: 2055 }),
   flowsSflowPort: setting('service.flows.sflow-port', port, 'UDP port of sFlow v5 (0 picks a free port).', { default: 6343 }),
-  flowsBatchSize: setting('service.flows.batch-size', int(1, 1_000_000), 'Flows written to PostgreSQL in one COPY.', { default: 20_000 }),
+  flowsBatchSize: setting('service.flows.batch-size', int(1, 1_000_000), 'Flows written to PostgreSQL in one COPY.', { default: 50_000 }),
   flowsFlushMs: setting('service.flows.flush-ms', int(10, 60_000), 'Longest time a received flow waits before it is written.', { default: 1000 }),
   flowsMaxTemplatesPerExporter: setting(
     'service.flows.max-templates-per-exporter',
@@ -390,6 +390,12 @@ export const SETTINGS = {
   flowsRetentionMinuteDays: setting('service.flows.retention.minute-days', int(1, 3650), 'Days the 1-minute rollup is kept.', { default: 14 }),
   flowsRetentionFiveMinuteDays: setting('service.flows.retention.five-minute-days', int(1, 3650), 'Days the 5-minute rollup is kept.', { default: 90 }),
   flowsRetentionHourDays: setting('service.flows.retention.hour-days', int(1, 3650), 'Days the 1-hour rollup is kept.', { default: 400 }),
+  flowsCommunicationRetireHours: setting(
+    'service.flows.communication-retire-hours',
+    int(1, 87_600),
+    'Hours after the last flow of a pair of assets when its COMMUNICATES_WITH edge loses the flow evidence (retired when no other source reports it).',
+    { default: 168 },
+  ),
   flowsRetentionCron: setting(
     'service.flows.retention.cron',
     cronExpression,

@@ -175,16 +175,24 @@ describe('top talkers, against nfdump', () => {
     expect(byFlows.data[0].share).toBe(byFlows.data[0].flows / byFlows.total.flows);
   });
 
-  it('reads the hours from the 1-hour rollup and a port filter from the 1-minute one, with the same totals', async () => {
+  it('reads the hours from the 1-hour endpoint rollup and a port filter from the 1-minute conversation one, with the same totals', async () => {
     const hours = await talkers(`exporter=${PLAIN}`);
-    expect(hours.rollups).toEqual(['flow_rollup_1h']);
+    expect(hours.rollups).toEqual(['flow_endpoint_1h']);
     expect(hours.window).toEqual({ from: '2026-11-25T04:00:00.000Z', to: '2026-11-25T06:00:00.000Z' });
     const edges = (await api.get(`/api/v1/flow/top-talkers?from=${encodeURIComponent('2026-11-25T03:52:30Z')}&to=${encodeURIComponent('2026-11-25T05:07:10Z')}&exporter=${PLAIN}&limit=100`)).body;
     expect(edges.window).toEqual({ from: '2026-11-25T03:52:00.000Z', to: '2026-11-25T05:08:00.000Z' });
-    expect(edges.rollups).toEqual(['flow_rollup_1m', 'flow_rollup_5m', 'flow_rollup_1h']);
+    expect(edges.rollups).toEqual(['flow_endpoint_1m', 'flow_endpoint_5m', 'flow_endpoint_1h']);
     expect(edges.data).toEqual(hours.data);
     const port = await talkers(`exporter=${PLAIN}&port=8080`);
     expect(port.rollups).toEqual(['flow_rollup_1m']);
+    // An interface filter reads the conversation rollups (endpoint rows keep no interface); softflowd
+    // names interface 0 on every flow, so the filter keeps them all and the rankings are the same.
+    for (const direction of ['source', 'destination', 'both']) {
+      const byEndpoint = await talkers(`exporter=${PLAIN}&direction=${direction}`);
+      const byConversation = await talkers(`exporter=${PLAIN}&direction=${direction}&interface=0`);
+      expect(byConversation.rollups).toEqual(['flow_rollup_5m']);
+      expect({ ...byConversation, rollups: byEndpoint.rollups, links: byEndpoint.links }).toEqual(byEndpoint);
+    }
     const tcp8080 = nfdumpRecords('softflowd-v5').filter((r) => r.srcPort === 8080 || r.dstPort === 8080);
     expect(port.total.bytes).toBe(tcp8080.reduce((s, r) => s + r.bytes, 0));
   });
@@ -321,6 +329,50 @@ describe('exporters and the inventory', () => {
       expect(records.map((r) => ({ ...r.toObject(), bytes: Number(r.get('bytes')), packets: Number(r.get('packets')) }))).toEqual([
         { s: 'client-host', t: 'web-server', sources: ['flow'], bytes: expected('bytes'), packets: expected('packets'), first: '2026-11-25T04:54:00Z', last: '2026-11-25T04:55:00Z' },
       ]);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('takes the flow evidence off a COMMUNICATES_WITH edge whose flows have not been seen for the retire time: retired when flows were its only source, kept with the SSH socket evidence otherwise', async () => {
+    const retireAfterMs = service.running.container.config.flowsCommunicationRetireHours * 3_600_000;
+    const lastFlow = Date.parse('2026-11-25T04:55:00Z');
+    const driver = testNeo4jDriver();
+    const edge = async () => {
+      const { records } = await driver.executeQuery(
+        `MATCH (s:Asset)-[r:COMMUNICATES_WITH]->(t:Asset) RETURN s.id AS s, t.id AS t, r.sources AS sources, r.active AS active, r.retiredAt IS NOT NULL AS retired,
+                r.flowBytes IS NOT NULL AS traffic, toString(r.flowLastSeenAt) AS last`,
+      );
+      return records.map((r) => r.toObject() as { s: string; t: string; sources: string[]; active: boolean; retired: boolean; traffic: boolean; last: string });
+    };
+    const listed = async (id: string) => (await api.get(`/api/v1/assets/${id}/relationships`)).body.data.filter((r: any) => r.relationshipType === 'COMMUNICATES_WITH');
+    try {
+      const { s: client, t: web } = (await edge())[0]!;
+      // Not yet: the last flow minute is less than the retire time ago.
+      expect(await job().retireCommunications(lastFlow + retireAfterMs - 60_000)).toBe(0);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: ['flow'], active: true, retired: false, traffic: true, last: '2026-11-25T04:55:00Z' }]);
+      // Past it: flows were the only source, so the edge is retired and leaves the lists.
+      expect(await job().retireCommunications(lastFlow + retireAfterMs + 60_000)).toBe(1);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: [], active: false, retired: true, traffic: false, last: '2026-11-25T04:55:00Z' }]);
+      expect(await listed(client)).toEqual([]);
+
+      // Flows show it again, and the SSH socket table reports it too: past the retire time it keeps that evidence only.
+      expect(await job().loadCommunications(Date.parse('2026-11-25T05:00:00Z'))).toBe(1);
+      const ssh = await api.post('/api/v1/import', {
+        source: 'discovery',
+        assets: [
+          { key: 'client', assetType: 'PHYSICAL_HOST', displayName: 'client-host', hostname: 'client-host', ipAddresses: ['10.77.0.1', 'fd77::1'] },
+          { key: 'web', assetType: 'PHYSICAL_HOST', displayName: 'web-server', hostname: 'web-server', ipAddresses: ['10.77.0.2'] },
+        ],
+        relationships: [{ type: 'COMMUNICATES_WITH', source: 'client', target: 'web' }],
+      });
+      expect(ssh.status).toBe(200);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: ['flow', 'discovery'], active: true, retired: false, traffic: true, last: '2026-11-25T04:55:00Z' }]);
+      expect(await job().retireCommunications(lastFlow + retireAfterMs + 60_000)).toBe(1);
+      expect(await edge()).toEqual([{ s: client, t: web, sources: ['discovery'], active: true, retired: false, traffic: false, last: '2026-11-25T04:55:00Z' }]);
+      expect((await listed(client)).map((r: any) => [r.sourceAssetId, r.targetAssetId])).toEqual([[client, web]]);
+      // Nothing left with the flow claim.
+      expect(await job().retireCommunications(lastFlow + retireAfterMs + 60_000)).toBe(0);
     } finally {
       await driver.close();
     }

@@ -120,11 +120,11 @@ describe('the flow collector', () => {
     const store = service.running.container.flowStore;
     const retention = service.running.container.flowRetention;
     // On 2026-11-27 only raw flows kept 1 day would have expired; a year on, all but the hour rollup.
-    expect(await store.dropExpired({ ...retention, flow_records: 1 }, Date.UTC(2026, 10, 27, 1))).toEqual(['flow_records_p20261125']);
+    expect(await store.dropExpired({ ...retention, raw: 1 }, Date.UTC(2026, 10, 27, 1))).toEqual(['flow_records_p20261125']);
     expect((await totals('flow_records')).rows).toBe(0);
     expect((await totals('flow_rollup_1m')).rows).toBeGreaterThan(0);
     const dropped = await store.dropExpired(retention, Date.UTC(2027, 11, 1));
-    expect(dropped).toEqual(['flow_rollup_1m_p20261125', 'flow_rollup_5m_p20261125']);
+    expect(dropped).toEqual(['flow_endpoint_1m_p20261125', 'flow_endpoint_5m_p20261125', 'flow_rollup_1m_p20261125', 'flow_rollup_5m_p20261125']);
     expect((await totals('flow_rollup_1h')).rows).toBeGreaterThan(0);
   });
 });

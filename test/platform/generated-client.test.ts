@@ -67,7 +67,7 @@ describe('a client generated from api.yaml', () => {
     expect(report.insightFeeds).toContain('stale-assets');
     expect(report.insightFeed).toMatch(/^stale-assets 10 (true|false) \d+$/);
     // No exporter sent flows to this service: the rankings are empty, over the rollups of the last hour.
-    expect(report.flowTalkers).toMatch(/^5 (flow_rollup_(1m|5m|1h),?)+ $/);
+    expect(report.flowTalkers).toMatch(/^5 (flow_endpoint_(1m|5m|1h),?)+ $/);
     expect(report.flowConversations).toBe('packets 0 ');
     expect(report.flowExporters).toEqual([]);
     // service.ai.enabled is false here: the diagnosis says so, without a provider.

@@ -82,7 +82,7 @@ export class FlowAnalyticsService {
   ) {}
 
   async topTalkers(query: FlowQuery & { direction?: TalkerDirection }, now = Date.now()): Promise<RankedSet<TalkerRow>> {
-    const { plan, filter, metric, limit } = await this.prepare(query, false, now);
+    const { plan, filter, metric, limit } = await this.prepare(query, 'talkers', false, now);
     const ranking = await this.store.topTalkers(plan, filter, query.direction ?? 'source', metric, limit);
     const assets = await this.assetsOf(ranking.rows.map((r) => r.address));
     const rows: TalkerRow[] = ranking.rows.map((r, i) => ({ rank: i + 1, other: false, address: r.address, asset: assets.get(r.address) ?? null, ...share(r, ranking.total, metric) }));
@@ -91,7 +91,7 @@ export class FlowAnalyticsService {
 
   async conversations(query: FlowQuery & { direction?: ConversationDirection; ports?: boolean }, now = Date.now()): Promise<RankedSet<ConversationRow>> {
     const ports = query.ports ?? false;
-    const { plan, filter, metric, limit } = await this.prepare(query, ports, now);
+    const { plan, filter, metric, limit } = await this.prepare(query, 'conversations', ports, now);
     const ranking = await this.store.conversations(plan, filter, query.direction ?? 'source', ports, metric, limit);
     const assets = await this.assetsOf(ranking.rows.flatMap((r) => [r.sourceAddress, r.destinationAddress]));
     const services = ports ? await this.store.servicesOnPorts([...new Set([...assets.values()].map((a) => a.id))]) : new Map<string, string>();
@@ -131,8 +131,12 @@ export class FlowAnalyticsService {
     };
   }
 
-  /** The window (default: the hour before now), its rollups, the filters as addresses. */
-  private async prepare(query: FlowQuery, ports: boolean, now: number): Promise<{ plan: WindowPlan; filter: FlowFilter; metric: FlowMetric; limit: number }> {
+  /**
+   * The window (default: the hour before now), its rollups, the filters as addresses. Top talkers
+   * read the endpoint rollups unless a filter needs what only conversations keep: a flow's peer
+   * (asset, site), its ports or its interfaces.
+   */
+  private async prepare(query: FlowQuery, ranking: 'talkers' | 'conversations', ports: boolean, now: number): Promise<{ plan: WindowPlan; filter: FlowFilter; metric: FlowMetric; limit: number }> {
     const to = query.to === undefined ? now : Date.parse(query.to);
     const from = query.from === undefined ? to - HOUR_MS : Date.parse(query.from);
     if (to > LAST_MINUTE) throw bad('to', 'to must be before 9999-12-31T23:59:00Z.');
@@ -144,7 +148,9 @@ export class FlowAnalyticsService {
     if (query.asset !== undefined) endsIn.push(await this.store.addressesOf([query.asset]));
     if (query.site !== undefined) endsIn.push(await this.store.addressesOf(await this.graph.siteAssetIds(query.site, MAX_SITE_ASSETS)));
     if (endsIn.length) filter.endsIn = endsIn;
-    const plan = planWindow(from, to, { ports: ports || query.port !== undefined, interfaces: query.interface !== undefined });
+    const endpoints = ranking === 'talkers' && !ports && query.port === undefined && query.interface === undefined && endsIn.length === 0;
+    const kind = endpoints ? 'endpoint' : 'conversation';
+    const plan = planWindow(from, to, { kind, ports: ports || query.port !== undefined, interfaces: query.interface !== undefined });
     return { plan, filter, metric: query.metric ?? 'bytes', limit: Math.min(query.limit ?? DEFAULT_FLOW_LIMIT, MAX_FLOW_LIMIT) };
   }
 

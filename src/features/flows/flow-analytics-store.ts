@@ -1,6 +1,7 @@
 // The read side of the flows (PostgreSQL): rankings of talkers and conversations over the rollups
 // that planWindow chose (one UNION ALL of the segments, grouped and ranked in one statement that
-// also returns the totals), the exporters and their rates, the conversations the flow-inventory
+// also returns the totals; top talkers from the endpoint rollups when no filter needs the peer,
+// a port or an interface), the exporters and their rates, the conversations the flow-inventory
 // job turns into COMMUNICATES_WITH edges, and that job's bookkeeping on flow_exporters.
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
@@ -72,11 +73,12 @@ export interface CommunicationPair extends Totals {
 // Interface names listed per exporter; an exporter with more lists its lowest ifIndexes.
 const INTERFACES_PER_EXPORTER = 1000;
 const RATE_WINDOW_MS = 300_000;
+const RANKING_WORK_MEM = '64MB';
 
 const num = (value: unknown) => Number(value ?? 0);
 const totalsOf = (row: Record<string, unknown>, prefix = ''): Totals => ({ bytes: num(row[`${prefix}bytes`]), packets: num(row[`${prefix}packets`]), flows: num(row[`${prefix}flows`]) });
 
-/** The segments of a plan as one UNION ALL of rollup rows, filtered; every value is a binding. */
+/** The segments of a plan as one UNION ALL of rollup rows (`columns` of each), filtered; every value is a binding. */
 function windowRows(plan: WindowPlan, filter: FlowFilter, columns: string[]): { sql: string; bindings: Knex.RawBinding[] } {
   const bindings: Knex.RawBinding[] = [];
   const parts = plan.segments.map(({ rollup, from, to }) => {
@@ -91,7 +93,7 @@ function windowRows(plan: WindowPlan, filter: FlowFilter, columns: string[]): { 
     if (filter.protocol !== undefined) add('protocol = ?', filter.protocol);
     if (filter.port !== undefined) add('(src_port = ? OR dst_port = ?)', filter.port, filter.port);
     for (const addresses of filter.endsIn ?? []) add('(src_addr = ANY(CAST(? AS inet[])) OR dst_addr = ANY(CAST(? AS inet[])))', addresses, addresses);
-    return `SELECT ${columns.join(', ')}, bytes, packets, flows FROM ${rollup.table} WHERE ${where.join(' AND ')}`;
+    return `SELECT ${columns.join(', ')} FROM ${rollup.table} WHERE ${where.join(' AND ')}`;
   });
   // A plan always has a segment: the service refuses a window shorter than a minute.
   return { sql: parts.join(' UNION ALL '), bindings };
@@ -101,20 +103,27 @@ export class FlowAnalyticsStore {
   constructor(private readonly db: Database) {}
 
   /**
-   * One ranking: the window's rows (`columns` of the rollups), turned into keyed rows by `keyed`
-   * (a SELECT over `f`), grouped by `keys`, ordered by the metric, the first `limit` returned.
+   * One ranking: the window's rows (`columns` of the rollups, with bytes, packets and flows that
+   * count each flow once), turned into keyed rows by `keyed` (a SELECT over `f`), grouped by
+   * `keys`, ordered by the metric, the first `limit` returned. When each flow falls in exactly one
+   * group (`flowOncePerGroup`), the window's totals are the groups' sums: the window's rows are then
+   * read once, never held as a whole.
    */
-  private async rank(plan: WindowPlan, filter: FlowFilter, columns: string[], keyed: string, keys: string[], metric: FlowMetric, limit: number): Promise<{ rows: Record<string, unknown>[]; groups: number; groupTotals: Totals; total: Totals }> {
+  private async rank(plan: WindowPlan, filter: FlowFilter, columns: string[], keyed: string, keys: string[], metric: FlowMetric, limit: number, flowOncePerGroup: boolean): Promise<{ rows: Record<string, unknown>[]; groups: number; groupTotals: Totals; total: Totals }> {
     const window = windowRows(plan, filter, columns);
-    const { rows } = await this.db.raw<{ rows: Record<string, unknown>[] }>(
-      `WITH f AS (${window.sql}),
-       t AS (SELECT coalesce(sum(bytes), 0) AS t_bytes, coalesce(sum(packets), 0) AS t_packets, coalesce(sum(flows), 0) AS t_flows FROM f),
-       g AS (SELECT ${keys.join(', ')}, sum(bytes) AS bytes, sum(packets) AS packets, sum(flows) AS flows FROM (${keyed}) AS k GROUP BY ${keys.join(', ')}),
-       r AS (SELECT g.*, count(*) OVER () AS groups, sum(bytes) OVER () AS g_bytes, sum(packets) OVER () AS g_packets, sum(flows) OVER () AS g_flows
-               FROM g ORDER BY ${metric} DESC, ${keys.join(', ')} LIMIT ?)
-       SELECT r.*, t.* FROM t LEFT JOIN r ON true ORDER BY r.${metric} DESC, ${keys.map((k) => `r.${k}`).join(', ')}`,
-      [...window.bindings, limit],
-    );
+    const { rows } = await this.db.transaction(async (trx) => {
+      // Room to group a day of rollup rows in memory rather than in temporary files.
+      await trx.raw(`SET LOCAL work_mem = '${RANKING_WORK_MEM}'`);
+      return trx.raw<{ rows: Record<string, unknown>[] }>(
+        `WITH f AS (${window.sql}),
+         g AS (SELECT ${keys.join(', ')}, sum(bytes) AS bytes, sum(packets) AS packets, sum(flows) AS flows FROM (${keyed}) AS k GROUP BY ${keys.join(', ')}),
+         t AS (SELECT coalesce(sum(bytes), 0) AS t_bytes, coalesce(sum(packets), 0) AS t_packets, coalesce(sum(flows), 0) AS t_flows FROM ${flowOncePerGroup ? 'g' : 'f'}),
+         r AS (SELECT g.*, count(*) OVER () AS groups, sum(bytes) OVER () AS g_bytes, sum(packets) OVER () AS g_packets, sum(flows) OVER () AS g_flows
+                 FROM g ORDER BY ${metric} DESC, ${keys.join(', ')} LIMIT ?)
+         SELECT r.*, t.* FROM t LEFT JOIN r ON true ORDER BY r.${metric} DESC, ${keys.map((k) => `r.${k}`).join(', ')}`,
+        [...window.bindings, limit],
+      );
+    });
     const first = rows[0] ?? {};
     return {
       rows: rows.filter((r) => r.groups !== null),
@@ -124,11 +133,29 @@ export class FlowAnalyticsStore {
     };
   }
 
-  /** The addresses that sent (source), received (destination) or did either (both: each flow counts at both ends). */
+  /**
+   * The addresses that sent (source), received (destination) or did either (both: each flow
+   * counts at both ends). From endpoint rollups, an address's row holds what it sent (counted as
+   * the window's traffic, each flow once) and what it received; an address that only received
+   * is no source, and the other way round. From conversation rollups, each flow's ends.
+   */
   async topTalkers(plan: WindowPlan, filter: FlowFilter, direction: TalkerDirection, metric: FlowMetric, limit: number): Promise<Ranking<TalkerKey>> {
-    const ends = { source: ['src_addr'], destination: ['dst_addr'], both: ['src_addr', 'dst_addr'] }[direction];
-    const keyed = ends.map((end) => `SELECT ${end} AS address, bytes, packets, flows FROM f`).join(' UNION ALL ');
-    const ranking = await this.rank(plan, filter, ['src_addr', 'dst_addr'], keyed, ['address'], metric, limit);
+    let columns: string[];
+    let keyed: string;
+    if (plan.segments[0]?.rollup.kind === 'endpoint') {
+      columns = ['address', 'sent_bytes AS bytes', 'sent_packets AS packets', 'sent_flows AS flows', 'received_bytes', 'received_packets', 'received_flows'];
+      keyed = {
+        source: 'SELECT address, bytes, packets, flows FROM f WHERE flows > 0',
+        destination: 'SELECT address, received_bytes AS bytes, received_packets AS packets, received_flows AS flows FROM f WHERE received_flows > 0',
+        both: 'SELECT address, bytes + received_bytes AS bytes, packets + received_packets AS packets, flows + received_flows AS flows FROM f',
+      }[direction];
+    } else {
+      columns = ['src_addr', 'dst_addr', 'bytes', 'packets', 'flows'];
+      const ends = { source: ['src_addr'], destination: ['dst_addr'], both: ['src_addr', 'dst_addr'] }[direction];
+      keyed = ends.map((end) => `SELECT ${end} AS address, bytes, packets, flows FROM f`).join(' UNION ALL ');
+    }
+    // Each flow has one source and one destination; with both, it counts in two groups.
+    const ranking = await this.rank(plan, filter, columns, keyed, ['address'], metric, limit, direction !== 'both');
     return { ...ranking, rows: ranking.rows.map((r) => ({ address: String(r.address), ...totalsOf(r) })) };
   }
 
@@ -137,12 +164,12 @@ export class FlowAnalyticsStore {
    * one row with its ends in address order (both); by ports too when `ports`.
    */
   async conversations(plan: WindowPlan, filter: FlowFilter, direction: ConversationDirection, ports: boolean, metric: FlowMetric, limit: number): Promise<Ranking<ConversationKey>> {
-    const columns = ['src_addr', 'dst_addr', 'protocol', ...(ports ? ['src_port', 'dst_port'] : [])];
+    const columns = ['src_addr', 'dst_addr', 'protocol', ...(ports ? ['src_port', 'dst_port'] : []), 'bytes', 'packets', 'flows'];
     const inOrder = 'src_addr <= dst_addr';
     const keyed = direction === 'source'
       ? `SELECT src_addr AS a, dst_addr AS b, protocol${ports ? ', src_port AS a_port, dst_port AS b_port' : ''}, bytes, packets, flows FROM f`
       : `SELECT least(src_addr, dst_addr) AS a, greatest(src_addr, dst_addr) AS b, protocol${ports ? `, CASE WHEN ${inOrder} THEN src_port ELSE dst_port END AS a_port, CASE WHEN ${inOrder} THEN dst_port ELSE src_port END AS b_port` : ''}, bytes, packets, flows FROM f`;
-    const ranking = await this.rank(plan, filter, columns, keyed, ['a', 'b', 'protocol', ...(ports ? ['a_port', 'b_port'] : [])], metric, limit);
+    const ranking = await this.rank(plan, filter, columns, keyed, ['a', 'b', 'protocol', ...(ports ? ['a_port', 'b_port'] : [])], metric, limit, true);
     return {
       ...ranking,
       rows: ranking.rows.map((r) => ({

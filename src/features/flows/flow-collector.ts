@@ -1,8 +1,9 @@
 // The `collector` process role: UDP listeners for NetFlow/IPFIX and sFlow, decoding every datagram
 // on arrival and writing flows in batches (service.flows.batch-size, or every flush-ms). Memory
-// stays bounded: while PostgreSQL is slow or down, flows beyond ten batches are dropped and counted
-// instead of queued, and a failed batch is logged and dropped (flows are measurements, not records
-// someone typed: a gap is better than an unbounded backlog).
+// stays bounded: while PostgreSQL is slow or down, flows beyond four batches are dropped and
+// counted instead of queued (UDP cannot ask an exporter to slow down), and a failed batch is
+// logged and dropped (flows are measurements, not records someone typed: a gap is better than an
+// unbounded backlog).
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../platform/logger.js';
@@ -11,7 +12,7 @@ import type { FlowRecord, InterfaceName } from './decode/flow-record.js';
 import type { FlowStore } from './flow-store.js';
 
 const HOUR_MS = 3_600_000;
-const BUFFERED_BATCHES = 10;
+const BUFFERED_BATCHES = 4;
 // Interface names waiting for the next write; more are dropped (exporters announce them again).
 const PENDING_INTERFACE_NAMES = 10_000;
 const COUNTED = ['datagrams', 'flows', 'decodeErrors', 'missingTemplates', 'templatesRefused'] as const;
@@ -42,6 +43,8 @@ export class FlowCollector {
   private buffer: FlowRecord[] = [];
   private timer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
+  /** A flush waits behind the current write: it will take whatever is buffered when it runs. */
+  private flushQueued = false;
   /** The exporters' counters as last written to flow_exporters (the next write adds the difference). */
   private written = new Map<string, ExporterCounters>();
   private interfaceNames = new Map<string, InterfaceName>();
@@ -101,9 +104,17 @@ export class FlowCollector {
     if (this.buffer.length >= this.options.batchSize) void this.flush();
   }
 
+  /** Flows received and not yet written (the benchmark waits on it instead of overflowing). */
+  get backlog(): number {
+    return this.buffer.length;
+  }
+
   /** Writes what is buffered (one batch at a time); resolves when every write so far is done. */
   flush(): Promise<void> {
+    if (this.flushQueued) return this.writing;
+    this.flushQueued = true;
     this.writing = this.writing.then(async () => {
+      this.flushQueued = false;
       while (this.buffer.length > 0) {
         const batch = this.buffer.splice(0, this.options.batchSize);
         try {

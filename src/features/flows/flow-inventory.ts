@@ -1,8 +1,9 @@
 // What the flows tell the inventory, run by the flow-inventory job (periodic, bounded; never per
 // packet): each exporter becomes a FLOW_EXPORTER asset through the import path (identity, facts,
-// graph), linked by RUNS_ON to the host or network device at its address; and the pairs of
-// known assets that talked both ways in the last window add or refresh COMMUNICATES_WITH edges
-// (source `flow`) carrying the flow evidence.
+// graph), linked by RUNS_ON to the host or network device at its address; the pairs of known
+// assets that talked both ways in the last window add or refresh COMMUNICATES_WITH edges (source
+// `flow`) carrying the flow evidence; and edges whose flows have not been seen for
+// service.flows.communication-retire-hours lose that claim (retired when it was their last).
 import type { Category } from '../assets/asset-taxonomy.js';
 import { factValues } from '../import/asset-facts.js';
 import type { IdentityLookup } from '../ingestion/asset-identity.js';
@@ -20,6 +21,8 @@ const EXPORTERS_PER_RUN = 500;
 /** The conversations a run reads: the last 15 minutes of the 1-minute rollup, the 10,000 biggest pairs. */
 export const COMMUNICATION_WINDOW_MS = 15 * 60_000;
 const PAIRS_PER_RUN = 10_000;
+/** Edges a retire statement releases; a run repeats it until fewer are left. */
+const RETIRE_BATCH = 1000;
 /** What an exporter runs on: the categories an exporter's address may name. */
 const EXPORTING_CATEGORIES = new Set<Category>(['HOST', 'NETWORK_DEVICE']);
 const PROTOCOL_NAMES: Record<string, string> = { 'netflow-v5': 'NetFlow v5', 'netflow-v9': 'NetFlow v9', ipfix: 'IPFIX', 'sflow-v5': 'sFlow v5' };
@@ -34,10 +37,12 @@ export class FlowInventory {
     private readonly identities: IdentityLookup,
     private readonly load: RelationshipMerge,
     private readonly graph: FlowGraphRepository,
+    /** How long a COMMUNICATES_WITH edge keeps its flow claim after its flows were last seen. */
+    private readonly retireAfterMs: number,
   ) {}
 
-  async run(now = Date.now()): Promise<{ exporters: number; communications: number }> {
-    return { exporters: await this.loadExporters(now), communications: await this.loadCommunications(now) };
+  async run(now = Date.now()): Promise<{ exporters: number; communications: number; released: number }> {
+    return { exporters: await this.loadExporters(now), communications: await this.loadCommunications(now), released: await this.retireCommunications(now) };
   }
 
   /**
@@ -93,5 +98,21 @@ export class FlowInventory {
     await this.load.mergeRelationships(writes, FLOW_SOURCE, new Date(now).toISOString());
     await this.graph.setCommunicationEvidence(rows, { from: new Date(from).toISOString(), to: new Date(to).toISOString() });
     return rows.length;
+  }
+
+  /**
+   * The flow claim of COMMUNICATES_WITH edges whose flows were last seen more than the retire time
+   * before `now`, in bounded statements; an edge no other source reports is retired. Returns how
+   * many edges lost the claim.
+   */
+  async retireCommunications(now: number): Promise<number> {
+    const before = new Date(now - this.retireAfterMs).toISOString();
+    let released = 0;
+    let batch: number;
+    do {
+      batch = await this.graph.retireCommunications(FLOW_SOURCE, before, RETIRE_BATCH);
+      released += batch;
+    } while (batch === RETIRE_BATCH);
+    return released;
   }
 }

@@ -1,68 +1,149 @@
-// PostgreSQL side of the flows: raw records written by COPY in batches, the three rollups added
-// into by upserts of the batch's own aggregates (in the same transaction, so a batch counts once
-// or not at all), day partitions created as flows arrive, and expired partitions dropped whole.
+// PostgreSQL side of the flows: raw records written by binary COPY in batches, the rollups added
+// into from the same batch in the same transaction (so a batch counts once or not at all), day
+// partitions created as flows arrive, and expired partitions dropped whole.
+//
+// A batch is encoded once (binary COPY) and copied twice: into flow_records, and into flow_batch,
+// a temporary table of the session emptied at commit (no WAL, no index). One statement then adds
+// flow_batch into every rollup, each aggregated by PostgreSQL with GROUP BY rather than in
+// JavaScript. The 1-minute conversation rollup keeps ports, so nearly every flow is a key of its
+// own: it is appended to (a key may have a row per batch; readers sum) instead of upserted, which
+// spares a unique index as wide as the row. The other rollups add into their rows (ON CONFLICT DO
+// UPDATE), on pages with room so that the updates stay on the page (HOT: no index entry each).
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { ExporterCounters } from './decode/flow-decoder.js';
 import type { FlowRecord, InterfaceName } from './decode/flow-record.js';
+import { encodeFlows } from './flow-copy-encoder.js';
 
 const DAY_MS = 86_400_000;
 const RAW_TABLE = 'flow_records';
+const BATCH_TABLE = 'flow_batch';
 const RAW_COLUMNS = [
   'flow_start', 'flow_end', 'exporter', 'observation_domain', 'input_interface', 'output_interface', 'src_addr', 'dst_addr',
   'src_port', 'dst_port', 'protocol', 'tcp_flags', 'bytes', 'packets', 'sampling_rate',
 ] as const;
+// Free space left on the pages of upserted rollups, for updates on the same page.
+const UPSERTED_FILLFACTOR = 70;
+const BATCH_WORK_MEM = '64MB';
 
-/** A rollup: its table, its bucket width, and the dimensions it keeps (the rest are summed away). */
+/** Which retention setting (service.flows.retention.*) a table follows. */
+export type RetentionClass = 'raw' | 'minute' | 'fiveMinute' | 'hour';
+
+/** Days each retention class keeps. */
+export type FlowRetention = Record<RetentionClass, number>;
+
+/**
+ * A rollup: its table, its bucket width, and the dimensions it keeps (the rest are summed away).
+ * A conversation rollup keeps both addresses of each flow; an endpoint rollup keeps one address
+ * per row with what it sent and what it received, and no peer, port or interface.
+ */
 export interface Rollup {
   table: string;
+  kind: 'conversation' | 'endpoint';
   bucketMs: number;
   ports: boolean;
   interfaces: boolean;
+  retention: RetentionClass;
+  /** Appended to per batch (no unique key) rather than upserted. */
+  appended: boolean;
+  /** The finer rollup of the same kind whose batch aggregates this one sums further (else the batch itself). */
+  from?: string;
 }
 
-/** From finest to coarsest; the migration 20261126000000 creates them. */
+/** From finest to coarsest in each kind; the migrations 20261126000000 and 20261128000000 create them. */
 export const ROLLUPS: readonly Rollup[] = [
-  { table: 'flow_rollup_1m', bucketMs: 60_000, ports: true, interfaces: true },
-  { table: 'flow_rollup_5m', bucketMs: 300_000, ports: false, interfaces: true },
-  { table: 'flow_rollup_1h', bucketMs: 3_600_000, ports: false, interfaces: false },
+  { table: 'flow_rollup_1m', kind: 'conversation', bucketMs: 60_000, ports: true, interfaces: true, retention: 'minute', appended: true },
+  { table: 'flow_rollup_5m', kind: 'conversation', bucketMs: 300_000, ports: false, interfaces: true, retention: 'fiveMinute', appended: false },
+  { table: 'flow_rollup_1h', kind: 'conversation', bucketMs: 3_600_000, ports: false, interfaces: false, retention: 'hour', appended: false, from: 'flow_rollup_5m' },
+  { table: 'flow_endpoint_1m', kind: 'endpoint', bucketMs: 60_000, ports: false, interfaces: false, retention: 'minute', appended: false },
+  { table: 'flow_endpoint_5m', kind: 'endpoint', bucketMs: 300_000, ports: false, interfaces: false, retention: 'fiveMinute', appended: false, from: 'flow_endpoint_1m' },
+  { table: 'flow_endpoint_1h', kind: 'endpoint', bucketMs: 3_600_000, ports: false, interfaces: false, retention: 'hour', appended: false, from: 'flow_endpoint_5m' },
 ];
 
 export const FLOW_TABLES = [RAW_TABLE, ...ROLLUPS.map((r) => r.table)];
-
-/** Days each table keeps (the service.flows.retention.* settings). */
-export type FlowRetention = Record<string, number>;
+const RETENTION_OF = new Map<string, RetentionClass>([[RAW_TABLE, 'raw'], ...ROLLUPS.map((r) => [r.table, r.retention] as const)]);
 
 const partitionName = (table: string, day: number) => `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
-function rollupKeys(rollup: Rollup): string[] {
-  return ['bucket', 'exporter', ...(rollup.interfaces ? ['input_interface', 'output_interface'] : []), 'src_addr', 'dst_addr', 'protocol', ...(rollup.ports ? ['src_port', 'dst_port'] : [])];
+/** The key columns of a rollup, after its bucket. */
+export function rollupKeys(rollup: Rollup): string[] {
+  if (rollup.kind === 'endpoint') return ['exporter', 'address', 'protocol'];
+  return ['exporter', ...(rollup.interfaces ? ['input_interface', 'output_interface'] : []), 'src_addr', 'dst_addr', 'protocol', ...(rollup.ports ? ['src_port', 'dst_port'] : [])];
 }
 
-const KEY_TYPES: Record<string, string> = {
-  bucket: 'timestamptz', exporter: 'inet', input_interface: 'bigint', output_interface: 'bigint', src_addr: 'inet', dst_addr: 'inet',
-  protocol: 'smallint', src_port: 'integer', dst_port: 'integer',
-};
+const CONVERSATION_TOTALS = ['bytes', 'packets', 'flows'];
+const ENDPOINT_TOTALS = ['sent_bytes', 'sent_packets', 'sent_flows', 'received_bytes', 'received_packets', 'received_flows'];
+const totalsOf = (rollup: Rollup) => (rollup.kind === 'endpoint' ? ENDPOINT_TOTALS : CONVERSATION_TOTALS);
+
+// Buckets counted from 2000-01-01 UTC, a whole number of hours after the Unix epoch: the same
+// buckets as flooring epoch milliseconds.
+const bucketOf = (rollup: Rollup, column: string) => `date_bin(CAST('${rollup.bucketMs / 1000} seconds' AS interval), ${column}, CAST('2000-01-01T00:00:00Z' AS timestamptz))`;
+const aggregateName = (table: string) => `batch_${table}`;
+
+/** The batch's rows of a rollup: from flow_batch, or summed further from a finer rollup's. */
+function aggregate(rollup: Rollup): string {
+  const keys = rollupKeys(rollup).join(', ');
+  const totals = totalsOf(rollup);
+  const sums = totals.map((t) => `sum(${t}) AS ${t}`).join(', ');
+  if (rollup.from) return `SELECT ${bucketOf(rollup, 'bucket')} AS bucket, ${keys}, ${sums} FROM ${aggregateName(rollup.from)} GROUP BY 1, ${keys}`;
+  if (rollup.kind === 'conversation') return `SELECT ${bucketOf(rollup, 'flow_start')} AS bucket, ${keys}, sum(bytes) AS bytes, sum(packets) AS packets, count(*) AS flows FROM ${BATCH_TABLE} GROUP BY 1, ${keys}`;
+  // Each flow once as what its source sent, once as what its destination received.
+  return `SELECT ${bucketOf(rollup, 'flow_start')} AS bucket, ${keys}, ${sums}
+            FROM (SELECT flow_start, exporter, src_addr AS address, protocol, bytes AS sent_bytes, packets AS sent_packets, 1 AS sent_flows, 0 AS received_bytes, 0 AS received_packets, 0 AS received_flows FROM ${BATCH_TABLE}
+                  UNION ALL
+                  SELECT flow_start, exporter, dst_addr, protocol, 0, 0, 0, bytes, packets, 1 FROM ${BATCH_TABLE}) AS ends
+           GROUP BY 1, ${keys}`;
+}
+
+/**
+ * One statement that adds flow_batch into every rollup: each batch aggregate once (a CTE, summed
+ * further for the coarser rollups that name it), each rollup's insert a data-modifying CTE.
+ * Constant text: no value of a flow is in it.
+ */
+function rollupStatement(): string {
+  const ctes = ROLLUPS.flatMap((rollup) => {
+    const { table } = rollup;
+    const keys = ['bucket', ...rollupKeys(rollup)].join(', ');
+    const totals = totalsOf(rollup);
+    const insert = `INSERT INTO ${table} (${keys}, ${totals.join(', ')}) SELECT ${keys}, ${totals.join(', ')} FROM ${aggregateName(table)}`;
+    const upsert = rollup.appended ? '' : ` ON CONFLICT (${keys}) DO UPDATE SET ${totals.map((t) => `${t} = ${table}.${t} + excluded.${t}`).join(', ')}`;
+    return [`${aggregateName(table)} AS (${aggregate(rollup)})`, `insert_${table} AS (${insert}${upsert})`];
+  });
+  return `WITH ${ctes.join(',\n')}\nSELECT 1`;
+}
+
+const ROLLUP_STATEMENT = rollupStatement();
 
 export class FlowStore {
   /** Partitions known to exist (created by this process or found present). */
   private readonly partitions = new Set<string>();
+  /** Connections whose session holds flow_batch. */
+  private readonly withBatchTable = new WeakSet<pg.PoolClient>();
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Writes one batch: raw rows by COPY, rollups by upsert, all in one transaction. */
+  /** Writes one batch: raw rows and flow_batch by COPY, rollups from flow_batch, all in one transaction. */
   async write(flows: FlowRecord[]): Promise<void> {
     if (flows.length === 0) return;
     const days = new Set(flows.map((f) => Math.floor(f.start / DAY_MS) * DAY_MS));
+    const rows = encodeFlows(flows);
     const client = await this.pool.connect();
     let broken = false;
     try {
       for (const table of FLOW_TABLES) for (const day of days) await this.ensurePartition(client, table, day);
+      if (!this.withBatchTable.has(client)) {
+        await client.query(`CREATE TEMPORARY TABLE IF NOT EXISTS ${BATCH_TABLE} (LIKE ${RAW_TABLE}) ON COMMIT DELETE ROWS`);
+        this.withBatchTable.add(client);
+      }
       await client.query('BEGIN');
-      await pipeline(Readable.from(copyLines(flows)), client.query(copyFrom(`COPY ${RAW_TABLE} (${RAW_COLUMNS.join(', ')}) FROM STDIN`)));
-      for (const rollup of ROLLUPS) await this.addToRollup(client, rollup, flows);
+      // Room for the batch's hash aggregates in memory (the planner knows nothing of flow_batch).
+      await client.query(`SET LOCAL work_mem = '${BATCH_WORK_MEM}'`);
+      for (const table of [RAW_TABLE, BATCH_TABLE]) {
+        await pipeline(Readable.from([rows]), client.query(copyFrom(`COPY ${table} (${RAW_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`)));
+      }
+      await client.query(ROLLUP_STATEMENT);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
@@ -74,41 +155,14 @@ export class FlowStore {
     }
   }
 
-  private async addToRollup(client: pg.PoolClient, rollup: Rollup, flows: FlowRecord[]): Promise<void> {
-    const keys = rollupKeys(rollup);
-    const rows = new Map<string, { key: unknown[]; bytes: number; packets: number; flows: number }>();
-    for (const flow of flows) {
-      const bucket = new Date(Math.floor(flow.start / rollup.bucketMs) * rollup.bucketMs).toISOString();
-      const key = keys.map((k) => (k === 'bucket' ? bucket : keyValue(flow, k)));
-      const id = key.join('|');
-      const row = rows.get(id) ?? { key, bytes: 0, packets: 0, flows: 0 };
-      row.bytes += Math.round(flow.bytes * flow.samplingRate);
-      row.packets += Math.round(flow.packets * flow.samplingRate);
-      row.flows += 1;
-      rows.set(id, row);
-    }
-    const values = [...rows.values()];
-    const columns = keys.map((k, i) => values.map((v) => v.key[i]));
-    const unnest = keys.map((k, i) => `$${i + 1}::${KEY_TYPES[k]}[]`).join(', ');
-    const n = keys.length;
-    await client.query(
-      `INSERT INTO ${rollup.table} (${keys.join(', ')}, bytes, packets, flows)
-       SELECT * FROM unnest(${unnest}, $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::bigint[])
-       ON CONFLICT (${keys.join(', ')}) DO UPDATE SET
-         bytes = ${rollup.table}.bytes + excluded.bytes,
-         packets = ${rollup.table}.packets + excluded.packets,
-         flows = ${rollup.table}.flows + excluded.flows`,
-      [...columns, values.map((v) => v.bytes), values.map((v) => v.packets), values.map((v) => v.flows)],
-    );
-  }
-
   private async ensurePartition(client: pg.PoolClient, table: string, day: number): Promise<void> {
     const name = partitionName(table, day);
     if (this.partitions.has(name)) return;
     const from = new Date(day).toISOString();
     const to = new Date(day + DAY_MS).toISOString();
+    const upserted = ROLLUPS.some((r) => r.table === table && !r.appended);
     // IF NOT EXISTS: another collector may have made it; names and bounds come from numbers only.
-    await client.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}')`).catch((error: { code?: string }) => {
+    await client.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}')${upserted ? ` WITH (fillfactor = ${UPSERTED_FILLFACTOR})` : ''}`).catch((error: { code?: string }) => {
       // Two collectors creating the same partition at once: the loser sees a duplicate.
       if (error.code !== '42P07' && error.code !== '23505') throw error;
     });
@@ -164,8 +218,9 @@ export class FlowStore {
     const dropped: string[] = [];
     for (const { parent, child } of rows) {
       const match = /_p(\d{4})(\d{2})(\d{2})$/.exec(child);
-      const days = retentionDays[parent];
-      if (!match || days === undefined) continue;
+      const retention = RETENTION_OF.get(parent);
+      if (!match || retention === undefined) continue;
+      const days = retentionDays[retention];
       const dayEnd = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) + DAY_MS;
       if (dayEnd > now - days * DAY_MS) continue;
       await this.pool.query(`DROP TABLE IF EXISTS ${child}`);
@@ -173,31 +228,5 @@ export class FlowStore {
       dropped.push(child);
     }
     return dropped.sort();
-  }
-}
-
-function keyValue(flow: FlowRecord, column: string): unknown {
-  switch (column) {
-    case 'exporter': return flow.exporter;
-    case 'input_interface': return flow.inputInterface;
-    case 'output_interface': return flow.outputInterface;
-    case 'src_addr': return flow.srcAddr;
-    case 'dst_addr': return flow.dstAddr;
-    case 'protocol': return flow.protocol;
-    case 'src_port': return flow.srcPort;
-    case 'dst_port': return flow.dstPort;
-    default: throw new Error(`no rollup column ${column}`);
-  }
-}
-
-/** COPY text rows (tab-separated; every value is a number, an address or a timestamp), in chunks. */
-function* copyLines(flows: FlowRecord[]): Generator<string> {
-  const CHUNK = 1000;
-  for (let i = 0; i < flows.length; i += CHUNK) {
-    let text = '';
-    for (const f of flows.slice(i, i + CHUNK)) {
-      text += `${new Date(f.start).toISOString()}\t${new Date(f.end).toISOString()}\t${f.exporter}\t${f.observationDomain}\t${f.inputInterface}\t${f.outputInterface}\t${f.srcAddr}\t${f.dstAddr}\t${f.srcPort}\t${f.dstPort}\t${f.protocol}\t${f.tcpFlags}\t${Math.round(f.bytes * f.samplingRate)}\t${Math.round(f.packets * f.samplingRate)}\t${f.samplingRate}\n`;
-    }
-    yield text;
   }
 }

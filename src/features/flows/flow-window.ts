@@ -1,7 +1,8 @@
 // Which rollups answer a time window: the window is widened to whole minutes, then each part is
-// read from the coarsest rollup whose buckets fit in it and that keeps the dimensions the query
-// needs (the hours in the middle from the 1-hour rollup, the 5-minute and 1-minute edges from the
-// finer ones). Pure: the store turns the segments into one UNION ALL.
+// read from the coarsest rollup of the kind asked for (endpoint or conversation) whose buckets fit
+// in it and that keeps the dimensions the query needs (the hours in the middle from the 1-hour
+// rollup, the 5-minute and 1-minute edges from the finer ones). Pure: the store turns the segments
+// into one UNION ALL.
 import { ROLLUPS, type Rollup } from './flow-store.js';
 
 const MINUTE_MS = 60_000;
@@ -19,8 +20,9 @@ export interface WindowPlan {
   segments: WindowSegment[];
 }
 
-/** What a query needs a rollup to keep. */
+/** What a query needs a rollup to be and to keep. */
 export interface Dimensions {
+  kind: Rollup['kind'];
   ports: boolean;
   interfaces: boolean;
 }
@@ -28,8 +30,8 @@ export interface Dimensions {
 export function planWindow(from: number, to: number, needs: Dimensions): WindowPlan {
   const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
   const end = Math.ceil(to / MINUTE_MS) * MINUTE_MS;
-  // Coarsest first; ROLLUPS is finest first, and the finest (1 minute) keeps every dimension.
-  const usable = ROLLUPS.filter((r) => (!needs.ports || r.ports) && (!needs.interfaces || r.interfaces)).reverse();
+  // Coarsest first; ROLLUPS is finest first in each kind, and the finest keeps every dimension of its kind.
+  const usable = ROLLUPS.filter((r) => r.kind === needs.kind && (!needs.ports || r.ports) && (!needs.interfaces || r.interfaces)).reverse();
   const segments: WindowSegment[] = [];
   const cover = (a: number, b: number, level: number): void => {
     const rollup = usable[level];
