@@ -274,12 +274,17 @@ describe('exporters and the inventory', () => {
         { key: 'web', assetType: 'PHYSICAL_HOST', displayName: 'web-server', hostname: 'web-server', ipAddresses: ['10.77.0.2'] },
       ],
       services: [{ asset: 'web', serviceName: 'web.service', displayName: 'web', listenPorts: [{ protocol: 'tcp', port: 8080 }] }],
+      // The router's interfaces as an SNMP scan records them (ifIndex, ifName).
+      interfaces: [{ asset: 'router', name: 'Gi0/1', ifIndex: 1 }, { asset: 'router', name: 'Gi0/2', ifIndex: 2 }, { asset: 'router', name: 'Null0' }],
     };
     const imported = await api.post('/api/v1/import', bundle);
     expect(imported.status).toBe(200);
     const ids = Object.fromEntries(imported.body.data.assets.map((a: any) => [a.key, a.id]));
-    // The router exports too: its counters as a collector records them.
-    await service.running.container.flowStore.recordExporters([{ address: '10.77.0.254', protocol: 'ipfix', datagrams: 1, flows: 0, decodeErrors: 0, missingTemplates: 0, templatesRefused: 0, lastDatagramAt: Date.now() }], []);
+    // The router exports too: its counters as a collector records them, and the name it announces for ifIndex 2.
+    await service.running.container.flowStore.recordExporters(
+      [{ address: '10.77.0.254', protocol: 'ipfix', datagrams: 1, flows: 0, decodeErrors: 0, missingTemplates: 0, templatesRefused: 0, lastDatagramAt: Date.now() }],
+      [{ exporter: '10.77.0.254', ifIndex: 2, name: 'uplink' }],
+    );
 
     expect(await job().loadExporters(Date.now())).toBe(4);
     const exporters = (await api.get('/api/v1/flow/exporters')).body.data;
@@ -287,6 +292,8 @@ describe('exporters and the inventory', () => {
     expect(router.asset).toMatchObject({ displayName: 'Flow exporter 10.77.0.254', assetType: 'FLOW_EXPORTER', assetCategory: 'FLOW_EXPORTER' });
     expect(router.device).toEqual({ id: ids.router, displayName: 'edge-router', assetType: 'NETWORK_DEVICE', assetCategory: 'NETWORK_DEVICE' });
     expect(exporters.find((e: any) => e.address === PLAIN).device).toBeNull();
+    // Its own name for ifIndex 2; the scanned device's for ifIndex 1; an interface without ifIndex is none of them.
+    expect(router.interfaces).toEqual([{ ifIndex: 1, name: 'Gi0/1', source: 'discovery' }, { ifIndex: 2, name: 'uplink', source: 'flow' }]);
     const edges = (await api.get(`/api/v1/assets/${router.asset.id}/relationships`)).body.data;
     expect(edges.map((r: any) => [r.relationshipType, r.sourceAssetId, r.targetAssetId])).toEqual([['RUNS_ON', router.asset.id, ids.router]]);
 

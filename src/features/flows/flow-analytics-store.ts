@@ -59,7 +59,8 @@ export interface ExporterRow {
   templatesRefused: number;
   assetId: string | null;
   deviceAssetId: string | null;
-  interfaces: { ifIndex: number; name: string }[];
+  /** By ifIndex: the name the exporter announced (source flow), else the one discovery read from the device it is (source discovery). */
+  interfaces: { ifIndex: number; name: string; source: 'flow' | 'discovery' }[];
 }
 
 /** A pair of addresses that talked both ways, `a` the client by the ports' votes. */
@@ -223,8 +224,12 @@ export class FlowAnalyticsStore {
       `SELECT host(e.address) AS address, e.protocol, e.first_datagram_at AS "firstDatagramAt", e.last_datagram_at AS "lastDatagramAt",
               e.datagrams, e.flows, e.decode_errors AS "decodeErrors", e.missing_templates AS "missingTemplates", e.templates_refused AS "templatesRefused",
               e.asset_id AS "assetId", e.device_asset_id AS "deviceAssetId",
-              coalesce((SELECT json_agg(json_build_object('ifIndex', i.if_index, 'name', i.name) ORDER BY i.if_index)
-                          FROM (SELECT if_index, name FROM flow_exporter_interfaces WHERE exporter = e.address ORDER BY if_index LIMIT ?) AS i), '[]') AS interfaces,
+              coalesce((SELECT json_agg(json_build_object('ifIndex', i.if_index, 'name', i.name, 'source', i.source) ORDER BY i.if_index)
+                          FROM (SELECT DISTINCT ON (if_index) if_index, name, source
+                                  FROM (SELECT if_index, name, 'flow' AS source, 0 AS preference FROM flow_exporter_interfaces WHERE exporter = e.address
+                                        UNION ALL
+                                        SELECT if_index, name, 'discovery', 1 FROM network_interfaces WHERE asset_id = e.device_asset_id AND if_index IS NOT NULL) AS named
+                                 ORDER BY if_index, preference LIMIT ?) AS i), '[]') AS interfaces,
               count(*) OVER () AS total
          FROM flow_exporters e ORDER BY e.last_datagram_at DESC, e.address LIMIT ? OFFSET ?`,
       [INTERFACES_PER_EXPORTER, size, page * size],
@@ -233,7 +238,7 @@ export class FlowAnalyticsStore {
     return {
       rows: rows.map(({ total: _total, ...r }) => ({
         ...r, datagrams: num(r.datagrams), flows: num(r.flows), decodeErrors: num(r.decodeErrors), missingTemplates: num(r.missingTemplates), templatesRefused: num(r.templatesRefused),
-        interfaces: r.interfaces.map((i) => ({ ifIndex: num(i.ifIndex), name: i.name })),
+        interfaces: r.interfaces.map((i) => ({ ifIndex: num(i.ifIndex), name: i.name, source: i.source })),
       })),
       total,
     };

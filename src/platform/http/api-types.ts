@@ -2672,13 +2672,18 @@ export interface components {
       };
       asset: components["schemas"]["FlowAsset"];
       device: components["schemas"]["FlowAsset"];
-      /** @description Interface names it announced in options records, lowest ifIndex first. */
-      interfaces: {
+      /** @description Its interfaces' names, lowest ifIndex first: the name it announced in options records (`source` flow), else, when the exporter is a device that discovery read (its `device`, scanned by SNMP or SSH, or imported), the name of that device's interface with the same ifIndex (`source` discovery). At most 1,000. */
+      interfaces: ({
           /** @example 3 */
           ifIndex: number;
           /** @example Gi0/1 */
           name: string;
-        }[];
+          /**
+           * @example flow
+           * @enum {string}
+           */
+          source: "flow" | "discovery";
+        })[];
     };
   };
   responses: {
