@@ -1,6 +1,7 @@
 // The asset taxonomy (docs/interface.md §2.3, 2.4, 2.7), in one table: categories and their Neo4j labels, fine
 // types, the parent rule of each type, and the schema entries built from them. The synthesized types
-// are those of the sub-record kinds (subrecords/sub-record-kinds.ts).
+// are those of the sub-record kinds, which declare their entries (subrecords/sub-record-kinds.ts).
+import { field, ON_HOST, type ParentRule, type TypeDefinition, type TypeField } from './asset-type-definition.js';
 import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
 
 export const CATEGORIES = {
@@ -28,108 +29,76 @@ export const LISTED_CATEGORIES = Object.keys(CATEGORIES).filter((c) => c !== 'PR
 export const RELATIONSHIP_TYPES = ['RUNS_ON', 'HOSTS_VM', 'HOSTS_CONTAINER', 'MANAGED_BY', 'CONTAINS', 'USES_DATASTORE', 'HAS_INTERFACE', 'COMMUNICATES_WITH'] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 
-export interface ParentRule {
-  /** Edge types in order of preference; the first is the documented `via`. */
-  via: RelationshipType[];
-  /** IN: the parent points at the asset; OUT: the asset points at its parent. */
-  direction: 'IN' | 'OUT';
-  /** Types or categories a parent may have. */
-  parentKinds: string[];
-}
 
-export interface TypeField {
-  name: string;
-  type: string;
-  description: string;
-}
-
-interface TypeDefinition {
-  category: Category;
-  label: string;
-  parent?: ParentRule;
-  childTypes?: string[];
-  fields?: TypeField[];
-}
-
-const f = (name: string, type: string, description: string): TypeField => ({ name, type, description });
-
-const ON_HOST: ParentRule = { via: ['RUNS_ON'], direction: 'OUT', parentKinds: ['HOST'] };
 const STORAGE_PARENT: ParentRule = { via: ['USES_DATASTORE', 'CONTAINS'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] };
 const NETWORK_PARENT: ParentRule = { via: ['CONTAINS', 'HAS_INTERFACE'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] };
 const CLOUD_PARENT: ParentRule = { via: ['CONTAINS'], direction: 'IN', parentKinds: ['CLOUD_ACCOUNT', 'CLOUD_REGION'] };
 
 const HOST_FIELDS = [
-  f('osName', 'string?', 'Operating system name'),
-  f('osVersion', 'string?', 'Operating system version'),
-  f('kernel', 'string?', 'Kernel release'),
-  f('cpuCount', 'integer?', 'Logical CPUs'),
-  f('memoryMb', 'integer?', 'Memory in MiB'),
+  field('osName', 'string?', 'Operating system name'),
+  field('osVersion', 'string?', 'Operating system version'),
+  field('kernel', 'string?', 'Kernel release'),
+  field('cpuCount', 'integer?', 'Logical CPUs'),
+  field('memoryMb', 'integer?', 'Memory in MiB'),
 ];
 
-export const ASSET_TYPES = {
+const GRAPH_TYPE_DEFINITIONS = {
   PHYSICAL_HOST: { category: 'HOST', label: 'Physical Host', childTypes: ['CONTAINER', 'SOFTWARE', 'SERVICE', 'SOFTWARE_PACKAGE', 'INTERFACE', 'DATASTORE'], fields: HOST_FIELDS },
   HYPERVISOR: {
     category: 'HOST',
     label: 'Hypervisor',
     parent: { via: ['MANAGED_BY'], direction: 'OUT', parentKinds: ['VIRTUALIZATION_MANAGER'] },
     childTypes: ['VM', 'CONTAINER', 'DATASTORE', 'VSWITCH', 'PORT_GROUP'],
-    fields: [...HOST_FIELDS, f('hypervisorProduct', 'string?', 'ESXi, KVM, Hyper-V, ...'), f('vmCount', 'integer?', 'VMs hosted')],
+    fields: [...HOST_FIELDS, field('hypervisorProduct', 'string?', 'ESXi, KVM, Hyper-V, ...'), field('vmCount', 'integer?', 'VMs hosted')],
   },
   VM: {
     category: 'HOST',
     label: 'Virtual Machine',
     parent: { via: ['HOSTS_VM'], direction: 'IN', parentKinds: ['HYPERVISOR'] },
     childTypes: ['CONTAINER', 'SOFTWARE', 'SERVICE', 'SOFTWARE_PACKAGE', 'INTERFACE'],
-    fields: [...HOST_FIELDS, f('powerState', 'string?', 'poweredOn, poweredOff, suspended'), f('instanceUuid', 'string?', 'Hypervisor instance UUID')],
+    fields: [...HOST_FIELDS, field('powerState', 'string?', 'poweredOn, poweredOff, suspended'), field('instanceUuid', 'string?', 'Hypervisor instance UUID')],
   },
   CONTAINER: {
     category: 'HOST',
     label: 'Container',
     parent: { via: ['HOSTS_CONTAINER'], direction: 'IN', parentKinds: ['HOST'] },
     childTypes: ['SOFTWARE', 'SERVICE', 'SOFTWARE_PACKAGE'],
-    fields: [f('image', 'string?', 'Image reference'), f('runtime', 'string?', 'docker, containerd, podman'), f('state', 'string?', 'running, exited')],
+    fields: [field('image', 'string?', 'Image reference'), field('runtime', 'string?', 'docker, containerd, podman'), field('state', 'string?', 'running, exited')],
   },
   SERVER: { category: 'HOST', label: 'Server', childTypes: ['SOFTWARE', 'SERVICE', 'SOFTWARE_PACKAGE', 'INTERFACE'], fields: HOST_FIELDS },
   NETWORK_DEVICE: {
     category: 'NETWORK_DEVICE',
     label: 'Network Device',
     childTypes: ['INTERFACE', 'VSWITCH'],
-    fields: [f('sysObjectId', 'string?', 'SNMP sysObjectID'), f('sysDescr', 'string?', 'SNMP sysDescr'), f('firmware', 'string?', 'Firmware version')],
+    fields: [field('sysObjectId', 'string?', 'SNMP sysObjectID'), field('sysDescr', 'string?', 'SNMP sysDescr'), field('firmware', 'string?', 'Firmware version')],
   },
-  PRINTER: { category: 'PRINTER', label: 'Printer', fields: [f('sysDescr', 'string?', 'SNMP sysDescr')] },
-  IOT_DEVICE: { category: 'IOT_DEVICE', label: 'IoT Device', fields: [f('firmware', 'string?', 'Firmware version')] },
-  VIRTUALIZATION_MANAGER: { category: 'VIRTUALIZATION_MANAGER', label: 'Virtualization Manager', childTypes: ['HYPERVISOR', 'CLUSTER'], fields: [f('product', 'string?', 'vCenter, SCVMM, ...'), f('apiVersion', 'string?', 'API version')] },
-  CLUSTER: { category: 'CLUSTER', label: 'Cluster', childTypes: ['HYPERVISOR'], fields: [f('haEnabled', 'boolean?', 'High availability'), f('drsEnabled', 'boolean?', 'Load balancing')] },
-  DATASTORE: { category: 'STORAGE', label: 'Datastore', parent: STORAGE_PARENT, fields: [f('capacityGb', 'number?', 'Capacity in GB'), f('freeGb', 'number?', 'Free space in GB'), f('fsType', 'string?', 'VMFS, NFS, ...')] },
-  STORAGE_POOL: { category: 'STORAGE', label: 'Storage Pool', parent: STORAGE_PARENT, fields: [f('capacityGb', 'number?', 'Capacity in GB'), f('freeGb', 'number?', 'Free space in GB')] },
-  NETWORK: { category: 'NETWORK', label: 'Network', parent: NETWORK_PARENT, fields: [f('cidr', 'string?', 'Address range'), f('vlanId', 'integer?', 'VLAN')] },
-  VSWITCH: { category: 'NETWORK', label: 'Virtual Switch', parent: NETWORK_PARENT, childTypes: ['PORT_GROUP'], fields: [f('mtu', 'integer?', 'MTU')] },
-  PORT_GROUP: { category: 'NETWORK', label: 'Port Group', parent: NETWORK_PARENT, fields: [f('vlanId', 'integer?', 'VLAN')] },
-  INTERFACE: {
-    category: 'NETWORK',
-    label: 'Interface',
-    parent: { via: ['HAS_INTERFACE', 'CONTAINS'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] },
-    fields: [f('ifIndex', 'integer?', 'Interface index'), f('macAddress', 'string?', 'MAC'), f('speedMbps', 'integer?', 'Speed'), f('operStatus', 'string?', 'up, down')],
-  },
-  SOFTWARE: { category: 'SOFTWARE', label: 'Software', parent: ON_HOST, fields: [f('version', 'string?', 'Version'), f('edition', 'string?', 'Edition')] },
-  SERVICE: { category: 'SOFTWARE', label: 'Service', parent: ON_HOST, fields: [f('listenPorts', 'string?', 'Ports it listens on')] },
-  SOFTWARE_PACKAGE: {
-    category: 'SOFTWARE',
-    label: 'Software Package',
-    parent: ON_HOST,
-    fields: [f('install_date', 'date?', 'Install date'), f('package_manager', 'string?', 'dpkg, rpm, ...')],
-  },
-  RUNNING_PROCESS: { category: 'PROCESS', label: 'Running Process', parent: ON_HOST, fields: [f('pid', 'integer', 'Process id'), f('command_line', 'string?', 'Command line')] },
-  DISCOVERED_SERVICE: { category: 'SERVICE', label: 'Discovered Service', parent: ON_HOST, fields: [f('listen_ports', 'array?', 'Protocol and port pairs')] },
-  CLOUD_ACCOUNT: { category: 'CLOUD', label: 'Cloud Account', childTypes: ['CLOUD_REGION'], fields: [f('provider', 'string?', 'AWS, AZURE, GCP'), f('accountId', 'string?', 'Account or subscription id')] },
-  CLOUD_REGION: { category: 'CLOUD', label: 'Cloud Region', parent: CLOUD_PARENT, childTypes: ['CLOUD_DATABASE', 'CLOUD_STORAGE', 'CLOUD_LOAD_BALANCER', 'CLOUD_STACK', 'VM'], fields: [f('region', 'string?', 'Region code')] },
-  CLOUD_DATABASE: { category: 'CLOUD', label: 'Cloud Database', parent: CLOUD_PARENT, fields: [f('engine', 'string?', 'postgres, mysql, ...'), f('instanceClass', 'string?', 'Size')] },
-  CLOUD_STORAGE: { category: 'CLOUD', label: 'Cloud Storage', parent: CLOUD_PARENT, fields: [f('storageClass', 'string?', 'Tier')] },
-  CLOUD_LOAD_BALANCER: { category: 'CLOUD', label: 'Cloud Load Balancer', parent: CLOUD_PARENT, fields: [f('scheme', 'string?', 'internet-facing or internal')] },
-  CLOUD_STACK: { category: 'CLOUD', label: 'Cloud Stack', parent: CLOUD_PARENT, fields: [f('stackStatus', 'string?', 'Deployment state')] },
-  FLOW_EXPORTER: { category: 'FLOW_EXPORTER', label: 'Flow Exporter', fields: [f('protocol', 'string?', 'NetFlow, sFlow, IPFIX')] },
-  UNKNOWN_ENDPOINT: { category: 'ENDPOINT', label: 'Unknown Endpoint', fields: [f('openPorts', 'string?', 'Open TCP ports seen')] },
+  PRINTER: { category: 'PRINTER', label: 'Printer', fields: [field('sysDescr', 'string?', 'SNMP sysDescr')] },
+  IOT_DEVICE: { category: 'IOT_DEVICE', label: 'IoT Device', fields: [field('firmware', 'string?', 'Firmware version')] },
+  VIRTUALIZATION_MANAGER: { category: 'VIRTUALIZATION_MANAGER', label: 'Virtualization Manager', childTypes: ['HYPERVISOR', 'CLUSTER'], fields: [field('product', 'string?', 'vCenter, SCVMM, ...'), field('apiVersion', 'string?', 'API version')] },
+  CLUSTER: { category: 'CLUSTER', label: 'Cluster', childTypes: ['HYPERVISOR'], fields: [field('haEnabled', 'boolean?', 'High availability'), field('drsEnabled', 'boolean?', 'Load balancing')] },
+  DATASTORE: { category: 'STORAGE', label: 'Datastore', parent: STORAGE_PARENT, fields: [field('capacityGb', 'number?', 'Capacity in GB'), field('freeGb', 'number?', 'Free space in GB'), field('fsType', 'string?', 'VMFS, NFS, ...')] },
+  STORAGE_POOL: { category: 'STORAGE', label: 'Storage Pool', parent: STORAGE_PARENT, fields: [field('capacityGb', 'number?', 'Capacity in GB'), field('freeGb', 'number?', 'Free space in GB')] },
+  NETWORK: { category: 'NETWORK', label: 'Network', parent: NETWORK_PARENT, fields: [field('cidr', 'string?', 'Address range'), field('vlanId', 'integer?', 'VLAN')] },
+  VSWITCH: { category: 'NETWORK', label: 'Virtual Switch', parent: NETWORK_PARENT, childTypes: ['PORT_GROUP'], fields: [field('mtu', 'integer?', 'MTU')] },
+  PORT_GROUP: { category: 'NETWORK', label: 'Port Group', parent: NETWORK_PARENT, fields: [field('vlanId', 'integer?', 'VLAN')] },
+  SOFTWARE: { category: 'SOFTWARE', label: 'Software', parent: ON_HOST, fields: [field('version', 'string?', 'Version'), field('edition', 'string?', 'Edition')] },
+  SERVICE: { category: 'SOFTWARE', label: 'Service', parent: ON_HOST, fields: [field('listenPorts', 'string?', 'Ports it listens on')] },
+  CLOUD_ACCOUNT: { category: 'CLOUD', label: 'Cloud Account', childTypes: ['CLOUD_REGION'], fields: [field('provider', 'string?', 'AWS, AZURE, GCP'), field('accountId', 'string?', 'Account or subscription id')] },
+  CLOUD_REGION: { category: 'CLOUD', label: 'Cloud Region', parent: CLOUD_PARENT, childTypes: ['CLOUD_DATABASE', 'CLOUD_STORAGE', 'CLOUD_LOAD_BALANCER', 'CLOUD_STACK', 'VM'], fields: [field('region', 'string?', 'Region code')] },
+  CLOUD_DATABASE: { category: 'CLOUD', label: 'Cloud Database', parent: CLOUD_PARENT, fields: [field('engine', 'string?', 'postgres, mysql, ...'), field('instanceClass', 'string?', 'Size')] },
+  CLOUD_STORAGE: { category: 'CLOUD', label: 'Cloud Storage', parent: CLOUD_PARENT, fields: [field('storageClass', 'string?', 'Tier')] },
+  CLOUD_LOAD_BALANCER: { category: 'CLOUD', label: 'Cloud Load Balancer', parent: CLOUD_PARENT, fields: [field('scheme', 'string?', 'internet-facing or internal')] },
+  CLOUD_STACK: { category: 'CLOUD', label: 'Cloud Stack', parent: CLOUD_PARENT, fields: [field('stackStatus', 'string?', 'Deployment state')] },
+  FLOW_EXPORTER: { category: 'FLOW_EXPORTER', label: 'Flow Exporter', fields: [field('protocol', 'string?', 'NetFlow, sFlow, IPFIX')] },
+  UNKNOWN_ENDPOINT: { category: 'ENDPOINT', label: 'Unknown Endpoint', fields: [field('openPorts', 'string?', 'Open TCP ports seen')] },
 } satisfies Record<string, TypeDefinition>;
+
+type SubRecordKindOf = (typeof SUB_RECORD_KINDS)[number];
+/** Every type: those that live in the graph, then the synthesized ones, whose entries their sub-record kinds declare. */
+export const ASSET_TYPES = {
+  ...GRAPH_TYPE_DEFINITIONS,
+  ...(Object.fromEntries(SUB_RECORD_KINDS.map((k) => [k.assetType, k.type])) as { [K in SubRecordKindOf as K['assetType']]: TypeDefinition }),
+};
 
 export type AssetType = keyof typeof ASSET_TYPES;
 const DEFINITIONS: Record<string, TypeDefinition> = ASSET_TYPES;
@@ -167,26 +136,26 @@ export function isVirtual(type: AssetType): boolean | null {
 }
 
 export const COMMON_FIELDS: TypeField[] = [
-  f('id', 'string', 'Asset id (UUID)'),
-  f('displayName', 'string', 'Human-friendly label'),
-  f('assetType', 'string', 'Fine-grained type'),
-  f('assetCategory', 'string', 'Coarse category'),
-  f('status', 'string', 'ACTIVE, STALE, INACTIVE or DECOMMISSIONED'),
-  f('vendor', 'string?', 'Vendor or publisher'),
-  f('model', 'string?', 'Model (the version, for a software package)'),
-  f('hostname', 'string?', 'Host name'),
-  f('fqdn', 'string?', 'Fully qualified domain name'),
-  f('site', 'string?', 'Site'),
-  f('environment', 'string?', 'Environment (production, staging, ...)'),
-  f('serialNumber', 'string?', 'Serial number'),
-  f('macAddresses', 'string[]?', 'MAC addresses'),
-  f('ipAddresses', 'string[]?', 'IP addresses'),
-  f('customAttributes', 'string', 'JSON object of type-specific values'),
-  f('lastScanOutcome', 'string?', 'SUCCESS, FAILED or PARTIAL'),
-  f('lastScanAt', 'timestamp?', 'When the latest run that targeted it completed'),
-  f('consecutiveScanFailures', 'integer', 'Failed runs in a row'),
-  f('firstSeenAt', 'timestamp', 'First observation'),
-  f('lastSeenAt', 'timestamp', 'Latest observation'),
+  field('id', 'string', 'Asset id (UUID)'),
+  field('displayName', 'string', 'Human-friendly label'),
+  field('assetType', 'string', 'Fine-grained type'),
+  field('assetCategory', 'string', 'Coarse category'),
+  field('status', 'string', 'ACTIVE, STALE, INACTIVE or DECOMMISSIONED'),
+  field('vendor', 'string?', 'Vendor or publisher'),
+  field('model', 'string?', 'Model (the version, for a software package)'),
+  field('hostname', 'string?', 'Host name'),
+  field('fqdn', 'string?', 'Fully qualified domain name'),
+  field('site', 'string?', 'Site'),
+  field('environment', 'string?', 'Environment (production, staging, ...)'),
+  field('serialNumber', 'string?', 'Serial number'),
+  field('macAddresses', 'string[]?', 'MAC addresses'),
+  field('ipAddresses', 'string[]?', 'IP addresses'),
+  field('customAttributes', 'string', 'JSON object of type-specific values'),
+  field('lastScanOutcome', 'string?', 'SUCCESS, FAILED or PARTIAL'),
+  field('lastScanAt', 'timestamp?', 'When the latest run that targeted it completed'),
+  field('consecutiveScanFailures', 'integer', 'Failed runs in a row'),
+  field('firstSeenAt', 'timestamp', 'First observation'),
+  field('lastSeenAt', 'timestamp', 'Latest observation'),
 ];
 
 export interface SchemaEntry {

@@ -1,10 +1,12 @@
 // Services (systemd units, or the listening programs where there is none), one row per asset and
 // service name: upserted, so that a row's id and first_seen_at survive restarts.
+import { field, ON_HOST } from '../assets/asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { ServiceRow } from './sub-record-rows.js';
 
 export const discoveredServiceKind = subRecordKind({
   assetType: 'DISCOVERED_SERVICE',
+  type: { category: 'SERVICE', label: 'Discovered Service', parent: ON_HOST, fields: [field('listen_ports', 'array?', 'Protocol and port pairs')] },
   dataset: 'services',
   table: 'discovered_services',
   key: 'service_name',

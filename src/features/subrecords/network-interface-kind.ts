@@ -1,10 +1,17 @@
 // Network interfaces, one row per asset and interface name: upserted, with updated_at moved only
 // by a changed value (incremental sync), and kept as the ends of interface connections.
+import { field } from '../assets/asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { InterfaceRow } from './sub-record-rows.js';
 
 export const networkInterfaceKind = subRecordKind({
   assetType: 'INTERFACE',
+  type: {
+    category: 'NETWORK',
+    label: 'Interface',
+    parent: { via: ['HAS_INTERFACE', 'CONTAINS'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] },
+    fields: [field('ifIndex', 'integer?', 'Interface index'), field('macAddress', 'string?', 'MAC'), field('speedMbps', 'integer?', 'Speed'), field('operStatus', 'string?', 'up, down')],
+  },
   dataset: 'interfaces',
   table: 'network_interfaces',
   key: 'name',

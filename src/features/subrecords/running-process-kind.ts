@@ -1,5 +1,6 @@
 // Running processes, as the latest read of each asset showed them: an asset's rows are replaced
 // whole at each read (a pid names a process only for its lifetime).
+import { field, ON_HOST } from '../assets/asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { ProcessRow } from './sub-record-rows.js';
 
@@ -7,6 +8,7 @@ export const COMMAND_LINE_MAX = 4096;
 
 export const runningProcessKind = subRecordKind({
   assetType: 'RUNNING_PROCESS',
+  type: { category: 'PROCESS', label: 'Running Process', parent: ON_HOST, fields: [field('pid', 'integer', 'Process id'), field('command_line', 'string?', 'Command line')] },
   dataset: 'processes',
   table: 'running_processes',
   key: null,

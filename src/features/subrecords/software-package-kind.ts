@@ -1,10 +1,17 @@
 // Installed software packages (dpkg, rpm, apk, or an import), one row per asset and package name:
 // upserted, so that a row's id and first_seen_at survive upgrades.
+import { field, ON_HOST } from '../assets/asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { PackageRow } from './sub-record-rows.js';
 
 export const softwarePackageKind = subRecordKind({
   assetType: 'SOFTWARE_PACKAGE',
+  type: {
+    category: 'SOFTWARE',
+    label: 'Software Package',
+    parent: ON_HOST,
+    fields: [field('install_date', 'date?', 'Install date'), field('package_manager', 'string?', 'dpkg, rpm, ...')],
+  },
   dataset: 'software',
   table: 'software_packages',
   key: 'package_name',

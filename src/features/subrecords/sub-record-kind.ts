@@ -4,6 +4,8 @@
 // synthesized asset rows, the schema keys, the retention sweep and the exports derive their SQL
 // from it once, when they load.
 
+import type { TypeDefinition } from '../assets/asset-type-definition.js';
+
 /**
  * How a column's value is read and written: `text` is untrusted device text (neutralised in CSV);
  * `mac` and `uuid` are normalised by the service; `number` is a bigint or decimal, read as float8;
@@ -31,6 +33,8 @@ export interface SubRecordColumn {
 export interface SubRecordKind<Row = never, T extends string = string, D extends string = string> {
   /** The synthesized asset type its rows are listed as. */
   assetType: T;
+  /** That type's entry in the asset taxonomy (docs/interface.md §2.3, 2.4, 2.7): category, label, parent rule, type fields. */
+  type: TypeDefinition;
   /** Its export: /api/v1/export/{dataset}.{csv,json}. */
   dataset: D;
   table: string;
