@@ -62,7 +62,9 @@ export interface ImportResult {
   subRecords: SubRecordCounts;
 }
 
-export const IMPORT_BATCH_SIZE = 500;
+// Rows per PostgreSQL transaction and per asset graph write (relationships: twice as many). A
+// graph write of 1,000 new assets costs Neo4j about a tenth less CPU per asset than two of 500.
+export const IMPORT_BATCH_SIZE = 1000;
 const AGED_FACTS_BATCH = 10_000;
 // What aging may take off an asset: every fact field but its type and display name.
 const REMOVABLE_FIELDS = FACT_FIELDS.filter((f) => f !== 'assetType' && f !== 'displayName');
