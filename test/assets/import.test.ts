@@ -1,3 +1,4 @@
+import { RELATIONSHIP_TYPES } from '../../src/features/assets/asset-taxonomy.js';
 import { ApiClient } from '../support/api-client.js';
 import { ESTATE } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
@@ -138,6 +139,21 @@ describe('bulk import', () => {
     const res = await key.post('/api/v1/import', { source: 'dates', assets: [{ key: 'd', assetType: 'SERVER', hostname: 'dates-host' }], ...fields });
     expect(res.status).toBe(400);
     expect((await key.get('/api/v1/assets?q=dates-host')).body.total).toBe(0);
+  });
+
+  it('merges one relationship of every type once, and an import of the same bundle again adds none', async () => {
+    const assets = RELATIONSHIP_TYPES.map((_, i) => ({ key: `r${i}`, assetType: 'PHYSICAL_HOST', hostname: `every-type-${i}` }));
+    const relationships = RELATIONSHIP_TYPES.map((type, i) => ({ type, source: `r${i}`, target: `r${i + 1}` }));
+    const bundle = { source: 'every-type', assets: [...assets, { key: `r${assets.length}`, assetType: 'PHYSICAL_HOST', hostname: 'every-type-last' }], relationships };
+    const first = await key.post('/api/v1/import', bundle);
+    expect(first.body.data.relationships).toBe(RELATIONSHIP_TYPES.length);
+    const ids = new Set(first.body.data.assets.map((a: { id: string }) => a.id));
+    const edges = async () => ((await key.get('/api/v1/relationships?size=1000')).body.data as { relationshipType: string; sourceAssetId: string }[])
+      .filter((r) => ids.has(r.sourceAssetId)).map((r) => r.relationshipType).sort();
+    expect(await edges()).toEqual([...RELATIONSHIP_TYPES].sort());
+    const second = await key.post('/api/v1/import', bundle);
+    expect(second.body.data.relationships).toBe(RELATIONSHIP_TYPES.length);
+    expect(await edges()).toEqual([...RELATIONSHIP_TYPES].sort());
   });
 
   it('records who imported what in the audit trail', async () => {

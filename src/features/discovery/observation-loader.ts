@@ -107,10 +107,17 @@ export class ObservationLoader {
     const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(imported.assets.map((a) => [a.key, a]));
 
     const touched = swept.filter((r) => r.responding).flatMap((r) => known.get(`IP_ADDRESS:${r.address}`)?.assetId ?? []);
-    await this.scans.touch(touched, DISCOVERY_SOURCE, observedAt);
-
-    await this.communications(hosts, ids, sshPort, observedAt);
-    await this.retire(hosts, ids, observedAt);
+    // The graph's steps and the sub-record tables' retirement touch different stores: side by side.
+    const retiring = this.retiredScopes(hosts, ids);
+    await Promise.all([
+      (async () => {
+        await this.scans.touch(touched, DISCOVERY_SOURCE, observedAt);
+        await this.communications(hosts, ids, sshPort, observedAt);
+        await this.scans.retireCommunications(retiring('connections'), DISCOVERY_SOURCE, observedAt);
+      })(),
+      this.subRecords.retirePackages(retiring('software'), DISCOVERY_SOURCE, new Date(observedAt)),
+      this.subRecords.retireServices(retiring('services'), 'SSH', new Date(observedAt)),
+    ]);
     for (const estate of estates) await this.retireEstate(estate, ids, observedAt);
 
     // Every address that is an asset now: loaded by this run, or known (reached or not).
@@ -125,8 +132,7 @@ export class ObservationLoader {
       if (r.responding) respondingHost.add(r.address);
       runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...new Set([...r.observations, ...(r.estates ?? [])].map((o) => o.method))], outcome: outcomeOf(r) });
     }
-    await this.scans.setOutcomes(runHosts.map((h) => ({ id: h.assetId, outcome: h.outcome })), observedAt);
-    await this.hostState.recordRunHosts(runId, runHosts);
+    await Promise.all([this.scans.setOutcomes(runHosts.map((h) => ({ id: h.assetId, outcome: h.outcome })), observedAt), this.hostState.recordRunHosts(runId, runHosts)]);
     const created = imported.assets.filter((a) => a.created && !a.key.includes('#')).length;
     return {
       hostsResponding: results.filter((r) => r.responding || r.observations.length > 0).length,
@@ -266,14 +272,14 @@ export class ObservationLoader {
     await this.graph.mergeRelationships([...edges.values()], DISCOVERY_SOURCE, observedAt);
   }
 
-  /** What a complete observation no longer shows is retired, in the scopes its connector may retire; an incomplete scope keeps its data. */
-  private async retire(hosts: Map<string, HostObservation>, ids: Map<string, { id: string }>, observedAt: string): Promise<void> {
-    const scoped = (scope: ObservedScope) =>
+  /**
+   * The hosts whose data of a scope is retired where they no longer show it: those whose
+   * observation read the scope completely, in the scopes their connector may retire; an incomplete
+   * scope keeps its data.
+   */
+  private retiredScopes(hosts: Map<string, HostObservation>, ids: Map<string, { id: string }>): (scope: ObservedScope) => string[] {
+    return (scope) =>
       [...hosts].flatMap(([address, h]) => (h.complete.has(scope) && inventoryConnector(h.method)?.retires.includes(scope) && ids.get(address) ? [ids.get(address)?.id as string] : []));
-    const at = new Date(observedAt);
-    await this.subRecords.retirePackages(scoped('software'), DISCOVERY_SOURCE, at);
-    await this.subRecords.retireServices(scoped('services'), 'SSH', at);
-    await this.scans.retireCommunications(scoped('connections'), DISCOVERY_SOURCE, observedAt);
   }
 
   /**

@@ -62,7 +62,9 @@ export interface ImportResult {
   subRecords: SubRecordCounts;
 }
 
-export const IMPORT_BATCH_SIZE = 500;
+// Rows per PostgreSQL transaction and per asset graph write (relationships: twice as many). A
+// graph write of 1,000 new assets costs Neo4j about a tenth less CPU per asset than two of 500.
+export const IMPORT_BATCH_SIZE = 1000;
 const AGED_FACTS_BATCH = 10_000;
 // What aging may take off an asset: every fact field but its type and display name.
 const REMOVABLE_FIELDS = FACT_FIELDS.filter((f) => f !== 'assetType' && f !== 'displayName');
@@ -248,15 +250,22 @@ export class ImportService {
     // Identifiers given out in this import, so that two entries for one asset become one.
     const local = new Map<string, KnownIdentifier>();
 
-    // Each batch's graph write runs while the next batch is reconciled in PostgreSQL; a batch's
-    // identity rows and names are always written before its graph write.
+    // Each graph write runs while the next batch is reconciled in PostgreSQL; an asset's identity
+    // rows and names are always written before its graph write. The graph writes are gathered
+    // across levels into batches of full size (a host and its applications are one write): each
+    // write is a transaction of its own, and graph writes take the change counter one at a time.
     let graphWrite: Promise<void> = Promise.resolve();
-    const afterGraphWrite = async (next: () => Promise<void>) => {
-      await graphWrite;
-      graphWrite = next();
-      // Awaited by the next batch or at the end of the level; handled now so that a failure
-      // while the next batch is being reconciled is not an unhandled rejection.
-      graphWrite.catch(() => undefined);
+    let unwritten: AssetWrite[] = [];
+    const writeGraph = async (all: boolean) => {
+      while (unwritten.length >= (all ? 1 : IMPORT_BATCH_SIZE)) {
+        await graphWrite;
+        const rows = unwritten.slice(0, IMPORT_BATCH_SIZE);
+        unwritten = unwritten.slice(IMPORT_BATCH_SIZE);
+        graphWrite = this.load.mergeAssets(rows, bundle.source, observedAt);
+        // Awaited by the next write or at the end; handled now so that a failure while the next
+        // batch is being reconciled is not an unhandled rejection.
+        graphWrite.catch(() => undefined);
+      }
     };
     for (const level of levels(bundle, parents)) {
       for (let i = 0; i < level.length; i += IMPORT_BATCH_SIZE) {
@@ -299,10 +308,12 @@ export class ImportService {
           await this.names.upsert(assetWrites.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null })), {}, trx);
           return assetWrites;
         });
-        await afterGraphWrite(() => this.load.mergeAssets(writes, bundle.source, observedAt));
+        unwritten.push(...writes);
+        await writeGraph(false);
       }
       // A child's edges to its parent are written once every level is in the graph; the next level only needs ids.
     }
+    await writeGraph(true);
     await graphWrite;
 
     // Relationships go to Neo4j and sub-records to PostgreSQL: both need only the asset ids, so they load side by side.
