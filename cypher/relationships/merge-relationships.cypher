@@ -6,24 +6,12 @@ UNWIND range(0, size($rows) - 1) AS i
 WITH txSeq, i, $rows[i] AS row, txSeq * 1000000 + i AS seq
 MATCH (s:Asset {id: row.source})
 MATCH (t:Asset {id: row.target})
-// One MERGE per relationship type (the list of asset-taxonomy.ts): Neo4j 5 plans a MERGE on a
-// type given as a value, $(row.type), as a scan of every relationship of the graph for each row.
+// {{merges}}: one MERGE per relationship type of the taxonomy, each in its own branch
+// (`WITH * WHERE row.type = 'T' MERGE (s)-[r:T]->(t) ... RETURN r`), written by code from its list:
+// Neo4j 5 plans a MERGE on a type given as a value, $(row.type), as a scan of every relationship of
+// the graph for each row.
 CALL (s, t, row, seq) {
-  WITH * WHERE row.type = 'RUNS_ON' MERGE (s)-[r:RUNS_ON]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'HOSTS_VM' MERGE (s)-[r:HOSTS_VM]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'HOSTS_CONTAINER' MERGE (s)-[r:HOSTS_CONTAINER]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'MANAGED_BY' MERGE (s)-[r:MANAGED_BY]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'CONTAINS' MERGE (s)-[r:CONTAINS]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'USES_DATASTORE' MERGE (s)-[r:USES_DATASTORE]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'HAS_INTERFACE' MERGE (s)-[r:HAS_INTERFACE]->(t) ON CREATE SET r.createdSeq = seq RETURN r
-  UNION ALL
-  WITH * WHERE row.type = 'COMMUNICATES_WITH' MERGE (s)-[r:COMMUNICATES_WITH]->(t) ON CREATE SET r.createdSeq = seq RETURN r
+  {{merges}}
 }
 WITH seq, s, t, r, r.createdSeq = seq AS created, NOT (s.status = 'DECOMMISSIONED' OR t.status = 'DECOMMISSIONED') AS active
 CALL (r, created) {

@@ -1,7 +1,11 @@
 // The graph load steps shared by import and discovery: MERGE assets and relationships by their
 // natural keys, in UNWIND batches, each batch one managed transaction.
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
+import { RELATIONSHIP_TYPES } from '../assets/asset-taxonomy.js';
 import type { AssetWrite, RelationshipMerge, RelationshipWrite } from './graph-writes.js';
+
+// The branches of merge-relationships, one per type (the types are the taxonomy's, never request text).
+const TYPED_MERGES = RELATIONSHIP_TYPES.map((type) => `WITH * WHERE row.type = '${type}' MERGE (s)-[r:${type}]->(t) ON CREATE SET r.createdSeq = seq RETURN r`).join('\n  UNION ALL\n  ');
 
 export class LoadGraphRepository implements RelationshipMerge {
   constructor(private readonly graph: NeoGraph) {
@@ -19,7 +23,7 @@ export class LoadGraphRepository implements RelationshipMerge {
 
   async mergeRelationships(rows: RelationshipWrite[], source: string, observedAt: string): Promise<number> {
     if (rows.length === 0) return 0;
-    const [result] = await this.graph.write<{ merged: number }>('relationships/merge-relationships', { rows, source, observedAt });
+    const [result] = await this.graph.write<{ merged: number }>('relationships/merge-relationships', { rows, source, observedAt }, { merges: TYPED_MERGES });
     return result?.merged ?? 0;
   }
 }

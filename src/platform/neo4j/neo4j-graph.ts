@@ -95,9 +95,9 @@ export class NeoGraph {
     return (await this.run('RETURN 1', {})).bookmark;
   }
 
-  /** Runs a catalogued write statement in a managed (retried) transaction. */
-  async write<T extends RecordShape>(statement: string, params: CypherParams = {}): Promise<T[]> {
-    const text = this.catalog.get(statement);
+  /** Runs a catalogued write statement (its placeholders filled by `fragments`) in a managed (retried) transaction. */
+  async write<T extends RecordShape>(statement: string, params: CypherParams = {}, fragments?: Record<string, string>): Promise<T[]> {
+    const text = fragments ? this.catalog.render(statement, fragments) : this.catalog.get(statement);
     return this.writeTransaction((tx) => tx.run<T>(text, params)).then(toObjects);
   }
 
