@@ -1,4 +1,5 @@
-import { CONFIDENCE_LEVELS, type DiagnosisContext } from '../../src/features/diagnosis/diagnosis-provider.js';
+import type { DiagnosisContext } from '../../src/features/diagnosis/diagnosis-provider.js';
+import { CONFIDENCE_LEVELS } from '../../src/features/discovery/scan-error.js';
 import { RULES_MODEL, RulesProvider } from '../../src/features/diagnosis/rules-provider.js';
 import { SCAN_ERRORS, type ScanErrorCode } from '../../src/features/discovery/scan-error-codes.js';
 

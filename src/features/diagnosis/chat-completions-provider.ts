@@ -5,7 +5,8 @@
 // that no text can close the block early.
 import { z } from 'zod';
 import { OutboundHttpError, postJson } from '../../platform/http/outbound-http.js';
-import { CONFIDENCE_LEVELS, DiagnosisFailure, type DiagnosisAnswer, type DiagnosisContext, type DiagnosisProvider } from './diagnosis-provider.js';
+import { CONFIDENCE_LEVELS } from '../discovery/scan-error.js';
+import { DiagnosisFailure, type DiagnosisAnswer, type DiagnosisContext, type DiagnosisProvider } from './diagnosis-provider.js';
 
 export interface ChatCompletionsOptions {
   /** Up to and without /chat/completions, e.g. http://localhost:11434/v1. */

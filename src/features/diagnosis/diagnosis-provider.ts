@@ -2,9 +2,8 @@
 // of a run, never a secret: credentials appear by their kind only.
 import type { CredentialKind } from '../credentials/credential-kinds.js';
 import type { RunError, RunStatus } from '../discovery/run-record.js';
+import type { Confidence } from '../discovery/scan-error.js';
 
-export const CONFIDENCE_LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const;
-export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
 
 export interface DiagnosisContext {
   run: {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
-import type { Confidence, DiagnosisAnswer } from './diagnosis-provider.js';
+import type { Confidence } from '../discovery/scan-error.js';
+import type { DiagnosisAnswer } from './diagnosis-provider.js';
 
 export type DiagnosisOutcome = { status: 'OK'; answer: DiagnosisAnswer } | { status: 'ERROR'; reason: string };
 

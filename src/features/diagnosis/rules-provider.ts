@@ -2,8 +2,8 @@
 // folder), so that the feature explains failed runs with no model at all. A code cannot be
 // declared without its rule.
 import { SCAN_ERRORS, type ScanErrorCode } from '../discovery/scan-error-codes.js';
-import type { ScanErrorExplanation } from '../discovery/scan-error.js';
-import type { Confidence, DiagnosisAnswer, DiagnosisContext, DiagnosisProvider } from './diagnosis-provider.js';
+import type { Confidence, ScanErrorExplanation } from '../discovery/scan-error.js';
+import type { DiagnosisAnswer, DiagnosisContext, DiagnosisProvider } from './diagnosis-provider.js';
 
 export const RULES_MODEL = 'rules-v1';
 
