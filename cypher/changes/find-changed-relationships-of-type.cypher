@@ -2,8 +2,6 @@
 // in change order, retired ones included, read from the type's changeSeq index.
 MATCH (s:Asset)-[r:{{type}}]->(t:Asset)
 WHERE r.changeSeq > $after
-RETURN [r.id, type(r), r.active, toString(r.firstSeenAt), toString(r.lastSeenAt), r.sources,
-        s.id, s.displayName, s.assetType, s.assetCategory, t.id, t.displayName, t.assetType, t.assetCategory,
-        toString(r.updatedAt), toString(r.retiredAt)] AS row, r.changeSeq AS seq, r.changeKind AS kind
+RETURN {{> relationships/_relationship-row}} AS row, r.changeSeq AS seq, r.changeKind AS kind
 ORDER BY r.changeSeq
 LIMIT $limit

@@ -1,14 +1,11 @@
 // find-relationships-of-type with the counts by type of count-relationships-by-type ({{counts}}),
-// read once before the page and carried on its rows: one round trip for a page and its total,
-// for the filters that the count store serves. The id index is named: with the subquery first,
-// the planner would otherwise expand from every asset and sort.
-CALL () {
-  RETURN {{counts}}
-}
+// for the filters that the count store serves: one round trip for a page and its total. The
+// counts come once, as a row of their own (row null), not repeated on each of the page's rows.
+RETURN null AS row, {{counts}}
+UNION ALL
 MATCH (s:Asset)-[r:{{type}}]->(t:Asset)
-USING INDEX r:{{type}}(id)
 WHERE {{filters}}
-RETURN {{> relationships/_relationship-row}} AS row, totals, inactive
+RETURN {{> relationships/_relationship-row}} AS row, null AS totals, null AS inactive
 ORDER BY r.id {{dir}}
 SKIP $skip
 LIMIT $limit

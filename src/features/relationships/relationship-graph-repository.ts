@@ -19,10 +19,13 @@ const PREDICATES = {
   updatedAfter: 'r.updatedAt > datetime($updatedAfter)',
 };
 
-/** The filter as Cypher: retired edges are out unless a poller asks what changed since a time. */
+/**
+ * The filter as Cypher: retired edges are out unless a poller asks what changed since a time (an
+ * active edge is never retired: retiring makes it inactive, and a merge that brings it back clears retiredAt).
+ */
 function whereOf(filter: RelationshipFilter): { filters: string; params: Record<string, unknown> } {
   const always = ['r.id IS NOT NULL', filter.activeOnly ? 'r.active' : 'true'];
-  if (filter.updatedAfter === undefined) always.push('r.retiredAt IS NULL');
+  if (filter.updatedAfter === undefined && !filter.activeOnly) always.push('r.retiredAt IS NULL');
   return conjunction(PREDICATES, { sourceCategories: filter.sourceCategories, targetCategories: filter.targetCategories, updatedAfter: filter.updatedAfter }, always);
 }
 
@@ -32,14 +35,24 @@ const COUNT_CACHE_ENTRIES = 500;
 const STREAM_BATCH = 500;
 
 // Pages of at least this many rows are read ahead (ReadAhead): the sizes of walks in bulk, not of
-// pages a person reads. At most a few, each kept briefly.
+// pages a person reads. Two ahead of the page being served, one after the other, so that Neo4j
+// reads one while the service takes in the other; at most a few, each kept briefly.
 const READ_AHEAD_MIN_ROWS = 500;
+const READ_AHEAD_DEPTH = 2;
 const READ_AHEAD_PAGES = 8;
 const READ_AHEAD_KEEP_MS = 15_000;
 
 interface CountedPage {
   rows: RelationshipRow[];
   counts: Map<RelationshipType, number>;
+}
+
+const aheadKey = (filter: RelationshipFilter, window: PageWindow) => JSON.stringify([filter, window]);
+
+/** The window of the page after a full forward page of `limit` rows (one more than the page's size), if there is one. */
+function nextWindow(page: CountedPage, limit: number): PageWindow | undefined {
+  const last = page.rows[limit - 2];
+  return page.rows.length === limit && last ? { kind: 'after', key: relationshipKey(last), limit } : undefined;
 }
 
 /** Counts by type from the count store, in the order of the filter's types (see storeCounts). */
@@ -110,22 +123,30 @@ export class RelationshipGraphRepository implements RelationshipReads {
       const [counts, { rows }] = await Promise.all([this.countsByType(filter), this.read(filter, window)]);
       return { rows, counts };
     }
-    const aheadKey = (w: PageWindow) => JSON.stringify([filter, w]);
-    const page = (window.kind === 'after' && (await this.ahead.take(aheadKey(window)))) || (await this.countedPage(filter, window, fromStore)).value;
-    // A forward page of a walk in bulk: the next one is read while this one goes out.
-    const last = page.rows[window.limit - 2];
-    if ((window.kind === 'after' || window.kind === 'offset') && window.limit > READ_AHEAD_MIN_ROWS && page.rows.length === window.limit && last) {
-      const next: PageWindow = { kind: 'after', key: relationshipKey(last), limit: window.limit };
-      this.ahead.start(aheadKey(next), () => this.countedPage(filter, next, fromStore));
-    }
+    const page = (window.kind === 'after' && (await this.ahead.take(aheadKey(filter, window)))) || (await this.countedPage(filter, window, fromStore)).value;
+    // A forward page of a walk in bulk: the next ones are read while this one goes out.
+    const next = (window.kind === 'after' || window.kind === 'offset') && window.limit > READ_AHEAD_MIN_ROWS ? nextWindow(page, window.limit) : undefined;
+    if (next) this.readAhead(filter, next, fromStore, READ_AHEAD_DEPTH);
     return page;
+  }
+
+  /** Reads the page of `window` ahead, unless it is being read already, and then the `depth - 1` pages after it. */
+  private readAhead(filter: RelationshipFilter, window: PageWindow, fromStore: string, depth: number): void {
+    this.ahead.start(aheadKey(filter, window), () => this.countedPage(filter, window, fromStore)).then(
+      ({ value }) => {
+        const next = depth > 1 ? nextWindow(value, window.limit) : undefined;
+        if (next) this.readAhead(filter, next, fromStore, depth - 1);
+      },
+      // A failed read ahead is only a page to read again when asked for.
+      () => undefined,
+    );
   }
 
   /** A page that the count store counts, read with its counts, and the bookmarks of its reads. */
   private async countedPage(filter: RelationshipFilter, window: PageWindow, fromStore: string): Promise<ReadWithBookmarks<CountedPage>> {
     const { rows, counts, bookmarks } = await this.read(filter, window, undefined, fromStore);
-    // A first statement that found no rows carries no counts.
-    return { value: { rows, counts: counts ? this.countsFrom(filter, counts) : await this.countsByType(filter) }, bookmarks };
+    if (!counts) throw new Error('the counted page statement returned no counts');
+    return { value: { rows, counts: this.countsFrom(filter, counts) }, bookmarks };
   }
 
   /**
@@ -164,14 +185,17 @@ export class RelationshipGraphRepository implements RelationshipReads {
       }
       const seek = i === 0 && seekId !== undefined ? ` AND r.id ${backwards ? '<' : '>'} $seekId` : '';
       const counted = i === 0 && withCounts !== undefined;
-      const { rows: raw, bookmark } = await this.graph.readWithBookmark<{ row: RawRelationshipRow } & StoreCounts>(
+      const { rows: raw, bookmark } = await this.graph.readWithBookmark<{ row: RawRelationshipRow | null } & StoreCounts>(
         counted ? 'relationships/find-relationships-of-type-with-counts' : 'relationships/find-relationships-of-type',
         { ...params, seekId, skip: int(skip), limit: int(window.limit - rows.length) },
         { type, filters: filters + seek, dir: backwards ? 'DESC' : 'ASC', ...(counted ? { counts: withCounts } : {}) },
       );
       bookmarks.push(bookmark);
-      if (counted && raw[0]) storeCounts = raw[0];
-      rows.push(...raw.map((r) => toRelationshipRow(r.row)));
+      for (const r of raw) {
+        // The counted statement's row of counts.
+        if (r.row === null) storeCounts = r;
+        else rows.push(toRelationshipRow(r.row));
+      }
       skip = 0;
       if (rows.length >= window.limit) break;
     }

@@ -2,7 +2,7 @@
 // relationships, apart from the repository that answers them.
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
-import type { RelationshipType } from '../assets/asset-taxonomy.js';
+import { categoryOf, type AssetType, type RelationshipType } from '../assets/asset-taxonomy.js';
 
 export interface RelationshipFilter {
   types?: string[];
@@ -33,15 +33,16 @@ export interface RelationshipRow {
   retiredAt: string | null;
 }
 
-/** A relationship as the Cypher statements return it, one column per field. */
-export type RawRelationshipRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, string, string, string, string, string, string, string | null, string | null];
+/** A relationship as the Cypher statements return it (_relationship-row.cypher), one column per field. */
+export type RawRelationshipRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, AssetType, string, string, AssetType, string | null, string | null];
 
 export function toRelationshipRow(raw: RawRelationshipRow): RelationshipRow {
-  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, sCategory, tId, tName, tType, tCategory, updatedAt, retiredAt] = raw;
+  const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, tId, tName, tType, updatedAt, retiredAt] = raw;
   return {
     id, relationshipType: type, active: active === true,
-    sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: sCategory,
-    targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: tCategory,
+    // An asset's category is written from its type, always together (merge-assets.cypher).
+    sourceAssetId: sId, sourceDisplayName: sName, sourceAssetType: sType, sourceAssetCategory: categoryOf(sType),
+    targetAssetId: tId, targetDisplayName: tName, targetAssetType: tType, targetAssetCategory: categoryOf(tType),
     firstSeenAt: toIso(firstSeenAt), lastSeenAt: toIso(lastSeenAt), sources: sources ?? [], updatedAt: toIso(updatedAt), retiredAt: toIso(retiredAt),
   };
 }

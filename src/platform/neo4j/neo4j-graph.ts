@@ -45,6 +45,9 @@ export async function pingNeo4j(driver: Driver, database: string): Promise<void>
 
 export type CypherParams = Record<string, unknown>;
 
+// The driver's fetch size that pulls a whole result at once.
+const FETCH_ALL = -1;
+
 /**
  * The WHERE text of a filtered statement: `always` and, for each filter value that is set, its
  * fixed predicate (which names a parameter of the same key), joined by AND; with the parameters.
@@ -146,7 +149,8 @@ export class NeoGraph {
   }
 
   private async runOnce<T extends RecordShape>(text: string, params: CypherParams, retried = false): Promise<{ rows: T[]; bookmark: string }> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    // Every row is held anyway: pulled in one batch, a page of 1,001 rows costs one round trip, not two.
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ, fetchSize: FETCH_ALL });
     let stalled = false;
     try {
       const rows = toObjects(await this.bounded(session.run<T>(text, params)));

@@ -42,14 +42,16 @@ export class ReadAhead<T> {
     return exact ? read.value : undefined;
   }
 
-  /** Starts reading `key` in the background, unless it is being read already. */
-  start(key: string, read: () => Promise<ReadWithBookmarks<T>>): void {
-    if (this.pending.has(key)) return;
+  /** Starts reading `key` in the background, unless it is being read already; the read either way. */
+  start(key: string, read: () => Promise<ReadWithBookmarks<T>>): Promise<ReadWithBookmarks<T>> {
+    const pending = this.pending.get(key);
+    if (pending) return pending.read;
     const started = read();
     // A failed read ahead is only a page to read again when asked for.
     started.catch(() => undefined);
     this.pending.set(key, { read: started, startedAt: Date.now() });
     const cutoff = Date.now() - this.keepMs;
     for (const [k, p] of this.pending) if (p.startedAt < cutoff || this.pending.size > this.maxPages) this.pending.delete(k);
+    return started;
   }
 }
