@@ -33,7 +33,9 @@ export interface SchedulerOptions {
   logger: Logger;
 }
 
-const STARTUP_DELAY = 'in 30 seconds';
+/** How long after a start the jobs that run after every start run. */
+export const STARTUP_RUN_DELAY_SECONDS = 30;
+const STARTUP_DELAY = `in ${STARTUP_RUN_DELAY_SECONDS} seconds`;
 
 interface Definition {
   name: string;

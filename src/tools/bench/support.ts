@@ -2,10 +2,11 @@
 // needs, run in the same process, interleaved so that both see the same machine), concurrency,
 // the machine's description, the stores, and the sections of BENCHMARKS.md.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig, type AppConfig, type ConfigOverrides } from '../../platform/config.js';
 import { createLogger } from '../../platform/logger.js';
 import { fromProjectRoot } from '../../platform/project-root.js';
@@ -92,6 +93,43 @@ export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export const int = (n: number) => Math.round(n).toLocaleString('en');
 
 /** The 1-minute load average, for the text beside each figure. */
+/** CPU time (clock ticks) of a process and all its descendants, from /proc. */
+function treeCpuTicks(root: number): number {
+  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+    try {
+      // After the command's closing parenthesis: state, ppid, ..., utime (12th), stime (13th).
+      const fields = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return [{ pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+    } catch {
+      return [];
+    }
+  });
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) grew = tree.add(p.pid) !== undefined;
+  }
+  return procs.filter((p) => tree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0);
+}
+
+/**
+ * Waits until a process and its children (a service and its local stores) have used under 5% of
+ * a core for 3 seconds in a row, so that the work of its start (jobs that run after every start)
+ * is not measured as the paths' cost.
+ */
+export async function quietProcessTree(pid: number, timeoutMs = 15 * 60_000): Promise<void> {
+  const windowMs = 3000;
+  const deadline = Date.now() + timeoutMs;
+  for (let before = treeCpuTicks(pid); Date.now() < deadline; ) {
+    await sleep(windowMs);
+    const now = treeCpuTicks(pid);
+    // Clock ticks are hundredths of a second on Linux.
+    if (((now - before) * 10) / windowMs < 0.05) return;
+    before = now;
+  }
+  throw new Error(`process ${pid} was not quiet within ${timeoutMs / 60_000} minutes`);
+}
+
 export const loadAverage = () => (os.loadavg()[0] as number).toFixed(1);
 
 export function machine(): string {
