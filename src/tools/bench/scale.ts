@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,8 +28,8 @@ import { STARTUP_RUN_DELAY_SECONDS } from '../../platform/scheduler/scheduler.js
 import { demoEstate } from '../demo-estate.js';
 import { FILTER_CHANGES, measureWebUi } from './web-ui.js';
 import {
-  BENCH_ACTOR, benchConfig, elapsedMs, int, interleaved, loadAverage, machine, median, ms, quietProcessTree, ratio, throughputs, withDataDir, withStores, writeSection,
-  apiClient, lightGet, lightGetJson, type ApiClient, type Throughput,
+  BENCH_ACTOR, benchConfig, elapsedMs, int, interleaved, loadAverage, machine, median, ms, quietService, ratio, serviceCpuProbe, serviceProcesses, throughputs, withDataDir, withStores, writeSection,
+  apiClient, lightGet, lightGetJson, type ApiClient, type ServiceProcesses, type Throughput,
 } from './support.js';
 
 export interface EstateSize {
@@ -112,7 +113,7 @@ async function buildEstate(container: Container, size: EstateSize): Promise<Esta
 }
 
 /** The service as its own process on the stores of dataDir, until stop(). */
-async function serviceProcess(dataDir: string): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+async function serviceProcess(dataDir: string): Promise<{ base: string; pid: number; processes: ServiceProcesses; stop(): Promise<void> }> {
   const port = await new Promise<number>((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = server.address() as net.AddressInfo;
@@ -136,11 +137,13 @@ async function serviceProcess(dataDir: string): Promise<{ base: string; pid: num
     await sleep(200);
   }
   // The jobs that run after every start (the retention sweeps) come and go before anything is measured.
+  const processes = serviceProcesses(child.pid as number, dataDir);
   await sleep((STARTUP_RUN_DELAY_SECONDS + 5) * 1000);
-  await quietProcessTree(child.pid as number);
+  await quietService(processes);
   return {
     base,
     pid: child.pid as number,
+    processes,
     stop: () => new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
       child.kill('SIGINT');
@@ -278,7 +281,7 @@ export async function scaleBench({ size, dataDir: keep }: { size: EstateSize; da
   }, keep);
 }
 
-async function measure(container: Container, api: ApiClient, text: (url: string) => Promise<number>, service: { base: string; pid: number }, key: string, facts: EstateFacts): Promise<string> {
+async function measure(container: Container, api: ApiClient, text: (url: string) => Promise<number>, service: { base: string; pid: number; processes: ServiceProcesses }, key: string, facts: EstateFacts): Promise<string> {
   const assets = container.assetReadModel;
   const repo = new AssetGraphRepository(container.graph);
   const topologyGraph = new TopologyGraphRepository(container.graph);
@@ -393,10 +396,15 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
       () => container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, firstPage)],
   ];
   const overheadLines: string[] = [];
+  const cpuLines: string[] = [];
+  // Where each request's CPU goes: the service's process, its stores, and this process (the HTTP
+  // client, or for the floor the driver's decoding that the service does on the path).
+  const cpuOf = (t: Throughput) => ['service', 'stores', 'benchmark'].map((k) => (t.cpuPerCall[k] ?? 0).toFixed(2)).join(' / ');
   for (const [what, floor, path, bare] of overheadRows) {
-    const t: { path: Throughput; floor: Throughput } = await throughputs(path, bare, CONCURRENCY, LOAD_SECONDS);
+    const t: { path: Throughput; floor: Throughput } = await throughputs(path, bare, CONCURRENCY, LOAD_SECONDS, serviceCpuProbe(service.processes));
     overheadLines.push(`| ${what} | ${int(t.path.perSecond)} (${t.path.median.toFixed(1)} / ${t.path.p99.toFixed(1)} ms) | ${int(t.floor.perSecond)} (${t.floor.median.toFixed(1)} / ${t.floor.p99.toFixed(1)} ms; ${floor}) | ${ratio(t.path.perSecond, t.floor.perSecond)} |`);
-    console.log(overheadLines.at(-1));
+    cpuLines.push(`| ${what} | ${cpuOf(t.path)} | ${cpuOf(t.floor)} |`);
+    console.log(overheadLines.at(-1), cpuLines.at(-1));
   }
   loads.push(loadAverage());
 
@@ -479,6 +487,12 @@ ${topoLines.join('\n')}
 | Path | HTTP | Its store queries, bare | Ratio |
 |---|---|---|---|
 ${overheadLines.join('\n')}
+
+CPU per request in the same runs (ms: the service's process / its local stores / the benchmark's process, which is the HTTP client on the path and decodes the driver's answers for the floor); with ${os.cpus().length} cores for all three, the sum bounds the rate, and the service's own share bounds it again on its one thread:
+
+| Path | HTTP | Bare |
+|---|---|---|
+${cpuLines.join('\n')}
 
 ### Exports (rows/s; peak resident memory of the service process; floor: COPY (the export's SELECT with its plain columns, same plan and order) TO STDOUT, read by the benchmark)
 

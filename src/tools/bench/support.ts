@@ -54,17 +54,23 @@ export async function interleaved(path: (i: number) => Promise<unknown>, floor: 
   return { path: timingOf(p), floor: timingOf(f) };
 }
 
+/** CPU time so far (ms) of each process that takes part in a measurement, by name. */
+export type CpuProbe = () => Record<string, number>;
+
 export interface Throughput {
   perSecond: number;
   median: number;
   p99: number;
+  /** CPU time (ms) per call of each process of the probe. */
+  cpuPerCall: Record<string, number>;
 }
 
-/** `workers` callers in a loop for `seconds`, each call timed. */
-export async function underLoad(run: (i: number) => Promise<unknown>, workers: number, seconds: number): Promise<Throughput> {
+/** `workers` callers in a loop for `seconds`, each call timed, and the CPU the probe's processes spent per call. */
+export async function underLoad(run: (i: number) => Promise<unknown>, workers: number, seconds: number, cpu: CpuProbe = () => ({})): Promise<Throughput> {
   const samples: number[] = [];
   const end = Date.now() + seconds * 1000;
   let n = 0;
+  const cpuBefore = cpu();
   const started = process.hrtime.bigint();
   await Promise.all(Array.from({ length: workers }, async () => {
     while (Date.now() < end) {
@@ -73,18 +79,25 @@ export async function underLoad(run: (i: number) => Promise<unknown>, workers: n
       samples.push(elapsedMs(start));
     }
   }));
-  return { perSecond: samples.length / (elapsedMs(started) / 1000), ...timingOf(samples) };
+  const perSecond = samples.length / (elapsedMs(started) / 1000);
+  const cpuPerCall = Object.fromEntries(Object.entries(cpu()).map(([name, ms]) => [name, (ms - (cpuBefore[name] ?? 0)) / samples.length]));
+  return { perSecond, ...timingOf(samples), cpuPerCall };
 }
 
 /** A path and its floor under the same load, one after the other, twice each in turn (path, floor, floor, path). */
-export async function throughputs(path: (i: number) => Promise<unknown>, floor: (i: number) => Promise<unknown>, workers: number, seconds: number): Promise<{ path: Throughput; floor: Throughput }> {
+export async function throughputs(path: (i: number) => Promise<unknown>, floor: (i: number) => Promise<unknown>, workers: number, seconds: number, cpu?: CpuProbe): Promise<{ path: Throughput; floor: Throughput }> {
   await underLoad(path, workers, 2);
   await underLoad(floor, workers, 2);
-  const a = await underLoad(path, workers, seconds / 2);
-  const b = await underLoad(floor, workers, seconds / 2);
-  const c = await underLoad(floor, workers, seconds / 2);
-  const d = await underLoad(path, workers, seconds / 2);
-  const mean = (x: Throughput, y: Throughput): Throughput => ({ perSecond: (x.perSecond + y.perSecond) / 2, median: (x.median + y.median) / 2, p99: Math.max(x.p99, y.p99) });
+  const a = await underLoad(path, workers, seconds / 2, cpu);
+  const b = await underLoad(floor, workers, seconds / 2, cpu);
+  const c = await underLoad(floor, workers, seconds / 2, cpu);
+  const d = await underLoad(path, workers, seconds / 2, cpu);
+  const mean = (x: Throughput, y: Throughput): Throughput => ({
+    perSecond: (x.perSecond + y.perSecond) / 2,
+    median: (x.median + y.median) / 2,
+    p99: Math.max(x.p99, y.p99),
+    cpuPerCall: Object.fromEntries(Object.keys(x.cpuPerCall).map((k) => [k, ((x.cpuPerCall[k] ?? 0) + (y.cpuPerCall[k] ?? 0)) / 2])),
+  });
   return { path: mean(a, d), floor: mean(b, c) };
 }
 
@@ -93,41 +106,69 @@ export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export const int = (n: number) => Math.round(n).toLocaleString('en');
 
 /** The 1-minute load average, for the text beside each figure. */
-/** CPU time (clock ticks) of a process and all its descendants, from /proc. */
-function treeCpuTicks(root: number): number {
+/** CPU time so far (ms) of the processes of the machine: of one alone, and of one with all its descendants; from /proc. */
+function cpuTimes(): { own(pid: number): number; tree(pid: number): number } {
   const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
     try {
-      // After the command's closing parenthesis: state, ppid, ..., utime (12th), stime (13th).
+      // After the command's closing parenthesis: state, ppid, ..., utime (12th), stime (13th), in hundredths of a second.
       const fields = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return [{ pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+      return [{ pid: Number(d), ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 }];
     } catch {
       return [];
     }
   });
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) grew = tree.add(p.pid) !== undefined;
-  }
-  return procs.filter((p) => tree.has(p.pid)).reduce((sum, p) => sum + p.ticks, 0);
+  return {
+    own: (pid) => procs.find((p) => p.pid === pid)?.ms ?? 0,
+    tree: (pid) => {
+      const tree = new Set([pid]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const p of procs) if (!tree.has(p.pid) && tree.has(p.ppid)) grew = tree.add(p.pid) !== undefined;
+      }
+      return procs.filter((p) => tree.has(p.pid)).reduce((total, p) => total + p.ms, 0);
+    },
+  };
+}
+
+/** The service's process and the PostgreSQL server it started in dataDir (which runs on its own: pg_ctl starts it apart); Neo4j is a child of the service. */
+export interface ServiceProcesses {
+  service: number;
+  postgres: number;
+}
+
+export function serviceProcesses(servicePid: number, dataDir: string): ServiceProcesses {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return { service: servicePid, postgres: postmaster };
+}
+
+/** The CPU of the service's process, of its local stores (Neo4j, its child, and PostgreSQL) and of the benchmark's own. */
+export function serviceCpuProbe({ service, postgres }: ServiceProcesses): CpuProbe {
+  return () => {
+    const cpu = cpuTimes();
+    const own = cpu.own(service);
+    const bench = process.cpuUsage();
+    return { service: own, stores: cpu.tree(service) - own + cpu.tree(postgres), benchmark: (bench.user + bench.system) / 1000 };
+  };
 }
 
 /**
- * Waits until a process and its children (a service and its local stores) have used under 5% of
- * a core for 3 seconds in a row, so that the work of its start (jobs that run after every start)
- * is not measured as the paths' cost.
+ * Waits until the service and its stores have used under 5% of a core for 3 seconds in a row, so
+ * that the work of its start (jobs that run after every start) is not measured as the paths' cost.
  */
-export async function quietProcessTree(pid: number, timeoutMs = 15 * 60_000): Promise<void> {
+export async function quietService(processes: ServiceProcesses, timeoutMs = 15 * 60_000): Promise<void> {
   const windowMs = 3000;
   const deadline = Date.now() + timeoutMs;
-  for (let before = treeCpuTicks(pid); Date.now() < deadline; ) {
+  const busyMs = () => {
+    const cpu = cpuTimes();
+    return cpu.tree(processes.service) + cpu.tree(processes.postgres);
+  };
+  for (let before = busyMs(); Date.now() < deadline; ) {
     await sleep(windowMs);
-    const now = treeCpuTicks(pid);
-    // Clock ticks are hundredths of a second on Linux.
-    if (((now - before) * 10) / windowMs < 0.05) return;
+    const now = busyMs();
+    if ((now - before) / windowMs < 0.05) return;
     before = now;
   }
-  throw new Error(`process ${pid} was not quiet within ${timeoutMs / 60_000} minutes`);
+  throw new Error(`the service was not quiet within ${timeoutMs / 60_000} minutes`);
 }
 
 export const loadAverage = () => (os.loadavg()[0] as number).toFixed(1);
