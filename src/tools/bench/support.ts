@@ -106,19 +106,24 @@ export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export const int = (n: number) => Math.round(n).toLocaleString('en');
 
 /** The 1-minute load average, for the text beside each figure. */
-/** CPU time so far (ms) of the processes of the machine: of one alone, and of one with all its descendants; from /proc. */
+/**
+ * CPU time so far (ms) of the processes of the machine: of one alone, and of one with all its
+ * descendants, those that ended included (a process that ends passes its time to its parent).
+ */
 function cpuTimes(): { own(pid: number): number; tree(pid: number): number } {
   const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
     try {
-      // After the command's closing parenthesis: state, ppid, ..., utime (12th), stime (13th), in hundredths of a second.
-      const fields = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return [{ pid: Number(d), ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 }];
+      // After the command's closing parenthesis: state, ppid, ..., utime, stime, and the ended
+      // children's cutime, cstime (the 12th to 15th), in hundredths of a second.
+      const f = (readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []).map(Number);
+      const own = ((f[11] ?? 0) + (f[12] ?? 0)) * 10;
+      return [{ pid: Number(d), ppid: f[1] ?? 0, own, ms: own + ((f[13] ?? 0) + (f[14] ?? 0)) * 10 }];
     } catch {
       return [];
     }
   });
   return {
-    own: (pid) => procs.find((p) => p.pid === pid)?.ms ?? 0,
+    own: (pid) => procs.find((p) => p.pid === pid)?.own ?? 0,
     tree: (pid) => {
       const tree = new Set([pid]);
       for (let grew = true; grew; ) {
