@@ -2,9 +2,9 @@
 // input into chunks (a record, a quoted field or a doubled quote cut across two chunks).
 import { Readable } from 'node:stream';
 import type { Transform } from 'node:stream';
-import { CsvRecordEnds, JsonLinesArray } from '../../src/features/exports/export-streams.js';
+import { CopyTextJsonArray, CsvRecordEnds, type JsonColumn } from '../../src/features/exports/export-streams.js';
 
-async function through(transform: Transform, chunks: string[]): Promise<string> {
+async function through(transform: Transform, chunks: (string | Buffer)[]): Promise<string> {
   const out: Buffer[] = [];
   for await (const chunk of Readable.from(chunks.map((c) => Buffer.from(c))).pipe(transform)) out.push(Buffer.from(chunk));
   return Buffer.concat(out).toString('utf8');
@@ -30,14 +30,32 @@ describe('CsvRecordEnds', () => {
   });
 });
 
-describe('JsonLinesArray', () => {
-  it('makes one array of the lines, written as they come, however the input is cut', async () => {
-    const lines = '{"a":1}\n{"b":"x\\ny"}\n{"c":[1,2]}\n';
-    for (const chunks of splits(lines)) expect(JSON.parse(await through(new JsonLinesArray(), chunks))).toEqual([{ a: 1 }, { b: 'x\ny' }, { c: [1, 2] }]);
-    expect(await through(new JsonLinesArray(), [lines])).toBe('[\n{"a":1},\n{"b":"x\\ny"},\n{"c":[1,2]}\n]\n');
+describe('CopyTextJsonArray', () => {
+  const columns: JsonColumn[] = [{ name: 'id', json: 'string' }, { name: 'n', json: 'number' }, { name: 'tags', json: 'json' }, { name: 'note', json: 'string' }];
+  // Rows as COPY TO writes its text format: tabs between fields, \N for NULL, backslash escapes.
+  const copy = [
+    'a\t1\t["x","y"]\tsay "hi"\\tthere\\nnext\n',
+    'b\t\\N\t\\N\t\\N\n',
+    'c\t-2.5\t[]\tback\\\\slash, é and \\r\\b\\f\\v\n',
+    'd\tNaN\t["q\\\\"x"]\t\n',
+  ].join('');
+  const expected = [
+    { id: 'a', n: 1, tags: ['x', 'y'], note: 'say "hi"\tthere\nnext' },
+    { id: 'b', n: null, tags: null, note: null },
+    { id: 'c', n: -2.5, tags: [], note: 'back\\slash, é and \r\b\f\v' },
+    { id: 'd', n: 'NaN', tags: ['q"x'], note: '' },
+  ];
+
+  it('writes each row as an object, keys in column order, however the input is cut (inside a character too)', async () => {
+    const bytes = Buffer.from(copy);
+    const cuts = [[bytes], ...Array.from({ length: bytes.length - 1 }, (_, i) => [bytes.subarray(0, i + 1), bytes.subarray(i + 1)]), [...bytes].map((b) => Buffer.from([b]))];
+    for (const chunks of cuts) expect(JSON.parse(await through(new CopyTextJsonArray(columns), chunks))).toEqual(expected);
+    expect(await through(new CopyTextJsonArray(columns), [copy])).toBe(`[\n${expected.map((o) => JSON.stringify(o)).join(',\n')}\n]\n`);
   });
 
-  it('writes an empty array when there is no line', async () => {
-    expect(await through(new JsonLinesArray(), [])).toBe('[]\n');
+  it('writes an empty array when there is no row, and fails on a row cut short', async () => {
+    expect(await through(new CopyTextJsonArray(columns), [])).toBe('[]\n');
+    await expect(through(new CopyTextJsonArray(columns), ['a\t1\t[]\tx'])).rejects.toThrow('inside a row');
+    await expect(through(new CopyTextJsonArray(columns), ['a\t1\n'])).rejects.toThrow('2 fields for 4 columns');
   });
 });

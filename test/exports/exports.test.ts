@@ -73,7 +73,7 @@ describe('exports', () => {
     expect(all.body[0]).toEqual({ assetId: ids.alpha, assetDisplayName: 'alpha', assetHostname: 'alpha-host', packageName: '=HYPERLINK("http://evil")', version: null, publisher: 'Debian', installDate: null, packageManager: 'dpkg' });
     expect(all.body.map((r: { assetDisplayName: string }) => r.assetDisplayName).filter((v: string, i: number, a: string[]) => a.indexOf(v) === i)).toEqual(['alpha', 'mid', 'yy-bulk', 'zeta']);
     expect((await api.get(`/api/v1/export/software.json?assetId=${ids.mid}`)).body.map((r: { packageName: string }) => r.packageName)).toEqual(['curl']);
-    expect((await api.get(`/api/v1/export/software.json?publisher=${encodeURIComponent(TRICKY)}`)).body.map((r: { packageName: string }) => r.packageName)).toEqual(['zlib']);
+    expect((await api.get(`/api/v1/export/software.json?publisher=${encodeURIComponent(TRICKY)}`)).body.map((r: { packageName: string; publisher: string }) => [r.packageName, r.publisher])).toEqual([['zlib', TRICKY]]);
     expect((await api.get('/api/v1/export/software.json?publisher=debian')).body).toEqual([]);
     expect((await api.get('/api/v1/export/software.json?packageManager=snap')).body).toHaveLength(1);
   });
@@ -84,6 +84,8 @@ describe('exports', () => {
     expect(csv.text).toContain(`${ids.alpha},alpha,alpha-host,1,,systemd,'-bash --login,root,,2048,2.5,IMPORT,`);
     const json = await api.get('/api/v1/export/processes.json');
     expect(json.body.map((r: { assetDisplayName: string; pid: number }) => `${r.assetDisplayName}:${r.pid}`)).toEqual(['alpha:1', 'zeta:12', 'zeta:900']);
+    // Numbers as numbers, an empty value as null, text as written (no neutralising in JSON).
+    expect(json.body[0]).toMatchObject({ pid: 1, ppid: null, processName: 'systemd', commandLine: '-bash --login', memoryKb: 2048, cpuPercent: 2.5 });
     expect((await api.get('/api/v1/export/processes.json?username=root')).body).toHaveLength(2);
   });
 

@@ -9,7 +9,7 @@ import { toAssetRow } from '../assets/asset-read-model.js';
 import type { RelationshipReads, RelationshipFilter } from '../relationships/relationship-row.js';
 import { withDeadline } from '../../platform/deadline.js';
 import { StoreUnavailableError } from '../../platform/errors.js';
-import { CsvRecordEnds, JsonLinesArray } from './export-streams.js';
+import { CopyTextJsonArray, CsvRecordEnds } from './export-streams.js';
 import { csvRecord, type ExportFormat, type ExportRow, type ExportWriter } from './export-writer.js';
 import { SubRecordExportStore, type SubRecordExport, type SubRecordExportFilter } from './sub-record-export-store.js';
 import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
@@ -55,7 +55,7 @@ export class ExportService {
 
   async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, filter: SubRecordExportFilter): Promise<void> {
     const copy: Readable = format === 'csv' ? await this.subRecords.csv(kind, filter) : await this.subRecords.json(kind, filter);
-    const records = format === 'csv' ? new CsvRecordEnds() : new JsonLinesArray();
+    const records = format === 'csv' ? new CsvRecordEnds() : new CopyTextJsonArray(SubRecordExportStore.jsonColumns(kind));
     // pipe() does not carry errors: a statement that fails (a filter value the store refuses) fails the records too.
     copy.once('error', (error) => records.destroy(error));
     const chunks = copy.pipe(records)[Symbol.asyncIterator]();

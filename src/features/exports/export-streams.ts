@@ -1,13 +1,12 @@
 // What turns a COPY stream into the documents of docs/interface.md §4.7: CSV records end in CRLF (RFC 4180;
 // COPY ends them in LF and quotes every field that holds a line break, so a LF outside quotes is
-// a record's end), and JSON lines become one array written record by record. Each chunk is
-// rewritten into one new buffer: these run once per exported byte.
+// a record's end), and rows of COPY's text format become one JSON array written record by
+// record. These run once per exported byte.
 import { Transform, type TransformCallback } from 'node:stream';
 
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
-const COMMA = 0x2c;
 
 /** LF at the end of a CSV record becomes CRLF; line breaks inside quoted fields are kept. */
 export class CsvRecordEnds extends Transform {
@@ -51,38 +50,78 @@ export class CsvRecordEnds extends Transform {
   }
 }
 
-/** One JSON value per line in, `[` + the values separated by `,\n` + `]` out. */
-export class JsonLinesArray extends Transform {
+/** How a column's value is written in JSON: as a string, as a number, or as the JSON text PostgreSQL wrote (lists, port objects). */
+export type JsonValueKind = 'string' | 'number' | 'json';
+
+export interface JsonColumn {
+  name: string;
+  json: JsonValueKind;
+}
+
+// COPY's text format: fields split by tabs, NULL as \N, and a backslash before b f n r t v and
+// itself for those characters (COPY TO writes no other escape).
+const ESCAPED: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
+const unescaped = (field: string) => (field.includes('\\') ? field.replace(/\\(.)/g, (_, c: string) => ESCAPED[c] ?? c) : field);
+// float8 values that JSON has no number for: written as strings, as row_to_json writes them.
+const NOT_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
+
+/**
+ * Rows of COPY's text format in, one JSON array of objects out (`[`, the objects separated by
+ * `,\n`, `]`), keys in the columns' order. Turning rows into JSON here rather than in
+ * PostgreSQL (row_to_json) halves the server's work per row and spreads the rest over a second
+ * core: the export then runs near the rate of the plain COPY.
+ */
+export class CopyTextJsonArray extends Transform {
   private started = false;
-  /** The previous chunk ended a line: the next record, if any, gets its separator. */
-  private pendingLf = false;
-  /** Records that passed (counted at their line ends). */
+  /** The start of a row that the last chunk cut (a line ends at LF, which no UTF-8 character holds). */
+  private rest: Buffer = Buffer.alloc(0);
+  /** Each column's `{"name":` or `,"name":`. */
+  private readonly keys: string[];
+  private readonly kinds: JsonValueKind[];
+  /** Records that passed. */
   records = 0;
 
+  constructor(columns: readonly JsonColumn[]) {
+    super();
+    this.keys = columns.map((c, i) => `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`);
+    this.kinds = columns.map((c) => c.json);
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (chunk.length === 0) return done();
-    const endsLine = chunk[chunk.length - 1] === LF;
-    const body = endsLine ? chunk.subarray(0, chunk.length - 1) : chunk;
-    const prefix = !this.started ? '[\n' : this.pendingLf ? ',\n' : '';
-    let lfs = 0;
-    for (let i = body.indexOf(LF); i !== -1; i = body.indexOf(LF, i + 1)) lfs++;
-    const out = Buffer.allocUnsafe(prefix.length + body.length + lfs);
-    let to = out.write(prefix, 0, 'latin1');
-    let from = 0;
-    for (let lf = body.indexOf(LF); lf !== -1; lf = body.indexOf(LF, lf + 1)) {
-      to += body.copy(out, to, from, lf);
-      out[to++] = COMMA;
-      out[to++] = LF;
-      from = lf + 1;
+    const data = this.rest.length ? Buffer.concat([this.rest, chunk]) : chunk;
+    const end = data.lastIndexOf(LF);
+    this.rest = end === -1 ? data : data.subarray(end + 1);
+    if (end === -1) return done();
+    let out = '';
+    try {
+      for (const line of data.toString('utf8', 0, end).split('\n')) {
+        out += `${this.started ? ',\n' : '[\n'}${this.object(line)}`;
+        this.started = true;
+        this.records++;
+      }
+    } catch (error) {
+      return done(error as Error);
     }
-    body.copy(out, to, from);
-    this.started = true;
-    this.pendingLf = endsLine;
-    this.records += lfs + (endsLine ? 1 : 0);
     done(null, out);
   }
 
   override _flush(done: TransformCallback): void {
+    if (this.rest.length) return done(new Error('the COPY stream ended inside a row'));
     done(null, this.started ? '\n]\n' : '[]\n');
+  }
+
+  private object(line: string): string {
+    const fields = line.split('\t');
+    if (fields.length !== this.keys.length) throw new Error(`a COPY row of ${fields.length} fields for ${this.keys.length} columns`);
+    let out = '';
+    for (let i = 0; i < fields.length; i++) out += (this.keys[i] as string) + this.value(fields[i] as string, this.kinds[i] as JsonValueKind);
+    return `${out}}`;
+  }
+
+  private value(field: string, kind: JsonValueKind): string {
+    if (field === '\\N') return 'null';
+    if (kind === 'string') return JSON.stringify(unescaped(field));
+    if (kind === 'number') return NOT_FINITE.has(field) ? `"${field}"` : field;
+    return unescaped(field);
   }
 }

@@ -1,6 +1,6 @@
 // The exports of what PostgreSQL holds (docs/interface.md §2.8-2.10, 4.7; interfaces and their connections for
-// CMDBs) as one COPY statement each, CSV or JSON written by PostgreSQL itself and streamed as it
-// comes, in asset-name order. Per-asset rows are read through a LATERAL join on the copy of asset
+// CMDBs) as one COPY statement each, streamed as it comes, in asset-name order: CSV as
+// PostgreSQL writes it, JSON from its text-format rows (export-streams.ts). Per-asset rows are read through a LATERAL join on the copy of asset
 // names: the plan walks the names index and each asset's rows through its own index, so the
 // first rows leave at once and nothing is sorted whole. The export of each sub-record kind is
 // derived from its model (subrecords/), once, when this module loads.
@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
 import { columnOf, type SubRecordColumn, type SubRecordKind } from '../subrecords/sub-record-kind.js';
+import type { JsonColumn, JsonValueKind } from './export-streams.js';
 import { SUB_RECORD_KINDS, type SubRecordDataset } from '../subrecords/sub-record-kinds.js';
 
 export type SubRecordExport = SubRecordDataset | 'interface-connections';
@@ -33,6 +34,8 @@ interface Column {
   kind: Kind;
   /** The CSV cell where it differs from the value (a list written as text). */
   csv?: string;
+  /** How the JSON form writes it: lists and port objects come as JSON from PostgreSQL (to_json). */
+  json: JsonValueKind;
 }
 
 /** A filter: the SQL it compares, and the type its value is cast to. */
@@ -47,15 +50,14 @@ interface ExportSpec {
   filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId'>, FilterSpec>>;
   /** FROM and WHERE, from the filters' predicates and the asset scope (a uuid expression, or undefined for all). */
   from(where: string[], assetId: string | undefined): string;
-  /** The order, as SQL, and as the names of exported columns (for the JSON form). */
+  /** The order, as SQL. */
   order: string[];
-  orderColumns: string[];
 }
 
-const text = (name: string, sql: string): Column => ({ name, sql, kind: 'text' });
-const plain = (name: string, sql: string, csv?: string): Column => ({ name, sql, kind: 'plain', csv });
+const text = (name: string, sql: string): Column => ({ name, sql, kind: 'text', json: 'string' });
+const plain = (name: string, sql: string, json: JsonValueKind = 'string', csv?: string): Column => ({ name, sql, kind: 'plain', csv, json });
 /** A list of text as one CSV cell: items joined by ';', each neutralised (JSON keeps the array). */
-const list = (name: string, sql: string): Column => ({ name, sql, kind: 'plain', csv: `(SELECT string_agg(${neutralisedSql('v')}, ';' ORDER BY i) FROM unnest(${sql}) WITH ORDINALITY AS l(v, i))` });
+const list = (name: string, sql: string): Column => plain(name, sql, 'json', `(SELECT string_agg(${neutralisedSql('v')}, ';' ORDER BY i) FROM unnest(${sql}) WITH ORDINALITY AS l(v, i))`);
 const ASSET_COLUMNS = [plain('assetId', 'n.asset_id'), text('assetDisplayName', 'n.display_name'), text('assetHostname', 'n.hostname')];
 /** A time as ISO 8601 in UTC to the millisecond, as the API writes times. */
 const iso = (name: string, sql: string): Column => plain(name, `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -63,14 +65,13 @@ const equals = (sql: string): FilterSpec => ({ sql, op: '=' });
 const changedAfter = (sql: string): FilterSpec => ({ sql, op: '>', cast: 'timestamptz' });
 
 /** Rows of one table by asset, in asset-name order, then `order` within each asset. */
-function perAsset(table: string, order: string[], orderColumns: string[], columns: Column[], filters: ExportSpec['filters']): ExportSpec {
+function perAsset(table: string, order: string[], columns: Column[], filters: ExportSpec['filters']): ExportSpec {
   return {
     columns,
     filters,
     from: (where, assetId) => `${assetId ? `(SELECT * FROM asset_names WHERE asset_id = ${assetId}) n` : 'asset_names n'}
       CROSS JOIN LATERAL (SELECT * FROM ${table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${order.join(', ')}) t`,
     order: ['n.display_name', 'n.asset_id', ...order],
-    orderColumns: ['assetDisplayName', 'assetId', ...orderColumns],
   };
 }
 
@@ -81,7 +82,9 @@ function exportColumn({ name, api, type }: SubRecordColumn): Column {
     case 'text':
       return text(api, sql);
     case 'number':
-      return plain(api, `${sql}::float8`);
+      return plain(api, `${sql}::float8`, 'number');
+    case 'integer':
+      return plain(api, sql, 'number');
     case 'date':
       return plain(api, `to_char(${sql}, 'YYYY-MM-DD')`);
     case 'timestamp':
@@ -90,7 +93,7 @@ function exportColumn({ name, api, type }: SubRecordColumn): Column {
       return list(api, sql);
     case 'ports':
       // tcp/22;udp/123 in a CSV cell; JSON keeps the objects.
-      return plain(api, sql, `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(${sql}) WITH ORDINALITY AS l(p, i))`);
+      return plain(api, sql, 'json', `(SELECT string_agg((p->>'protocol') || '/' || (p->>'port'), ';' ORDER BY i) FROM jsonb_array_elements(${sql}) WITH ORDINALITY AS l(p, i))`);
     default:
       return plain(api, sql);
   }
@@ -100,7 +103,7 @@ function kindExport(kind: SubRecordKind<never>): ExportSpec {
   const { columns, order, equals: compared } = kind.export;
   const filters: ExportSpec['filters'] = Object.fromEntries(compared.map((api) => [api, equals(`t.${columnOf(kind, api).name}`)]));
   if (kind.changesTracked) filters.updatedAfter = changedAfter('t.updated_at');
-  return perAsset(kind.table, order.map((api) => `t.${columnOf(kind, api).name}`), order, [...ASSET_COLUMNS, ...columns.map((api) => exportColumn(columnOf(kind, api)))], filters);
+  return perAsset(kind.table, order.map((api) => `t.${columnOf(kind, api).name}`), [...ASSET_COLUMNS, ...columns.map((api) => exportColumn(columnOf(kind, api)))], filters);
 }
 
 export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
@@ -110,7 +113,7 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
     columns: [
       plain('id', 'c.id'), plain('sourceAssetId', 's.asset_id'), text('sourceAssetDisplayName', 'sn.display_name'), plain('sourceInterfaceId', 's.id'),
       text('sourcePort', 's.name'), plain('targetAssetId', 't.asset_id'), text('targetAssetDisplayName', 'tn.display_name'), plain('targetInterfaceId', 't.id'),
-      text('targetPort', 't.name'), plain('discoveredVia', 'c.discovered_via'), plain('confidence', 'c.confidence::float8'),
+      text('targetPort', 't.name'), plain('discoveredVia', 'c.discovered_via'), plain('confidence', 'c.confidence::float8', 'number'),
       iso('firstSeenAt', 'c.first_seen_at'), iso('lastSeenAt', 'c.last_seen_at'), iso('updatedAt', 'c.updated_at'),
     ],
     filters: { type: equals('c.discovered_via'), updatedAfter: changedAfter('c.updated_at') },
@@ -119,7 +122,6 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
       JOIN asset_names sn ON sn.asset_id = s.asset_id JOIN asset_names tn ON tn.asset_id = t.asset_id
       WHERE true ${where.map((w) => `AND ${w}`).join(' ')} ${assetId ? `AND (s.asset_id = ${assetId} OR t.asset_id = ${assetId})` : ''}`,
     order: ['sn.display_name', 's.asset_id', 's.name', 'c.id'],
-    orderColumns: ['sourceAssetDisplayName', 'sourceAssetId', 'sourcePort', 'id'],
   },
 };
 
@@ -161,19 +163,20 @@ export class SubRecordExportStore {
     return copyOut(this.pool, `COPY (${sql} ORDER BY ${spec.order.join(', ')}) TO STDOUT (FORMAT csv)`, settings);
   }
 
-  /** One JSON object per line, keys in the column order. */
+  /** The rows in COPY's text format, for the JSON form (see jsonColumns): lists and port objects as JSON text. */
   async json(kind: SubRecordExport, filter: SubRecordExportFilter): Promise<Readable> {
     const spec = EXPORT_SPECS[kind];
-    const { sql, settings } = selectSql(spec, filter, spec.columns.map((c) => `${c.sql} AS "${c.name}"`).join(', '));
-    // row_to_json of the export's own row (faster than building each object), in the same order,
-    // named by the columns: the planner keeps the plan of the inner statement.
-    const ordered = `SELECT row_to_json(x)::text FROM (${sql}) x ORDER BY ${spec.orderColumns.map((c) => `x."${c}"`).join(', ')}`;
-    // CSV with a quote and a delimiter that JSON text never holds raw: each line is the object as is.
-    return copyOut(this.pool, `COPY (${ordered}) TO STDOUT (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`, settings);
+    const { sql, settings } = selectSql(spec, filter, spec.columns.map((c) => (c.json === 'json' ? `to_json(${c.sql})` : c.sql)).join(', '));
+    return copyOut(this.pool, `COPY (${sql} ORDER BY ${spec.order.join(', ')}) TO STDOUT`, settings);
   }
 
   /** The column names of an export, in order. */
   static columns(kind: SubRecordExport): string[] {
     return EXPORT_SPECS[kind].columns.map((c) => c.name);
+  }
+
+  /** The columns of an export as its JSON form writes them. */
+  static jsonColumns(kind: SubRecordExport): JsonColumn[] {
+    return EXPORT_SPECS[kind].columns.map(({ name, json }) => ({ name, json }));
   }
 }
