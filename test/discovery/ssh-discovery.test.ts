@@ -161,6 +161,10 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     expect(hosts.data.map((h: Record<string, unknown>) => [h.address, h.created, h.matchedBy, h.methods, h.outcome])).toEqual([
       [h1, true, null, ['SSH', 'SNMP'], 'SUCCESS'], [h2, true, null, ['SSH', 'SNMP'], 'SUCCESS'], [sw, true, null, ['SSH', 'SNMP'], 'SUCCESS'],
     ]);
+    // Each with its asset's name as it is now.
+    for (const h of hosts.data as { assetId: string; assetDisplayName: string }[]) {
+      expect(h.assetDisplayName).toBe((await api.get(`/api/v1/assets/${h.assetId}`)).body.data.displayName);
+    }
     for (const id of [credentialId, snmpCredentialId]) {
       expect(await db()('discovery_address_credentials').where({ credential_id: id }).count('* as c')).toEqual([{ c: '3' }]);
     }

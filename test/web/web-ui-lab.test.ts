@@ -54,6 +54,10 @@ describePeers('the web UI scanning a lab host', () => {
     const host = page.getByRole('row', { name: new RegExp(network.hosts.h1.address.replace(/\./g, '\\.')) });
     await host.waitFor();
     expect(await host.textContent()).toContain('SUCCESS');
+    // The asset by its name, marked as created by this run; no alert for a run without errors.
+    expect(await host.getByRole('link').textContent()).toBe('h1');
+    expect(await host.textContent()).toContain('(created by this run)');
+    await page.getByText('No alert was raised for this run.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'lab-run');
     // The host it found is an asset with its packages.

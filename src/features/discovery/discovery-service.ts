@@ -7,7 +7,7 @@ import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import type { RunStore } from './run-store.js';
 import type { RunError, RunRecord, RunStatus } from './run-record.js';
-import type { HostStateStore, RunHost } from './host-state-store.js';
+import type { HostStateStore, RunHostRow } from './host-state-store.js';
 import type { TargetStore } from './target-store.js';
 
 export const RUN_JOB = 'discovery-run';
@@ -98,7 +98,7 @@ export class DiscoveryService {
   }
 
   /** The hosts a run reached: the asset each became, and the identity rule that matched it. */
-  async hosts(id: string, page: number, size: number): Promise<{ rows: RunHost[]; total: number }> {
+  async hosts(id: string, page: number, size: number): Promise<{ rows: RunHostRow[]; total: number }> {
     if (!(await this.runs.find(id))) throw new NotFoundError(`No discovery run with id ${id}.`);
     return this.hostState.runHosts(id, page, size);
   }

@@ -24,6 +24,8 @@ export interface RunHost {
   outcome: ScanOutcome;
 }
 
+export type RunHostRow = RunHost & { assetDisplayName: string | null };
+
 export class HostStateStore {
   constructor(private readonly db: Database) {}
 
@@ -91,11 +93,15 @@ export class HostStateStore {
       .merge();
   }
 
-  runHosts(runId: string, page: number, size: number): Promise<{ rows: RunHost[]; total: number }> {
-    const base = this.db('discovery_run_hosts').where({ run_id: runId });
-    return pagedQuery<RunHost>(
+  /** A page of a run's hosts by address, each with its asset's name now (null once the asset is gone). */
+  runHosts(runId: string, page: number, size: number): Promise<{ rows: RunHostRow[]; total: number }> {
+    const base = this.db('discovery_run_hosts as h').where('h.run_id', runId);
+    return pagedQuery<RunHostRow>(
       base,
-      (q) => q.select('address', 'asset_id as assetId', 'created', 'matched_by as matchedBy', 'methods', 'outcome').orderBy('address'),
+      (q) => q
+        .leftJoin('asset_names as n', 'n.asset_id', 'h.asset_id')
+        .select('h.address', 'h.asset_id as assetId', 'n.display_name as assetDisplayName', 'h.created', 'h.matched_by as matchedBy', 'h.methods', 'h.outcome')
+        .orderBy('h.address'),
       page,
       size,
     );

@@ -524,7 +524,7 @@ export interface paths {
   "/api/v1/discovery/runs/{runId}/hosts": {
     /**
      * The hosts a run reached, by address
-     * @description Each address that answered or was known: the asset it was loaded as, whether the run created it, the identity rule that matched an existing asset (docs/interface.md, decision 8), the methods that got in, and its scan outcome.
+     * @description Each address that answered or was known: the asset it was loaded as (with its name now), whether the run created it, the identity rule that matched an existing asset (docs/interface.md, decision 8), the methods that got in, and its scan outcome.
      */
     get: operations["listRunHosts"];
   };
@@ -5082,7 +5082,7 @@ export interface operations {
   };
   /**
    * The hosts a run reached, by address
-   * @description Each address that answered or was known: the asset it was loaded as, whether the run created it, the identity rule that matched an existing asset (docs/interface.md, decision 8), the methods that got in, and its scan outcome.
+   * @description Each address that answered or was known: the asset it was loaded as (with its name now), whether the run created it, the identity rule that matched an existing asset (docs/interface.md, decision 8), the methods that got in, and its scan outcome.
    */
   listRunHosts: {
     parameters: {
@@ -5108,6 +5108,11 @@ export interface operations {
                  * @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13
                  */
                 assetId: string;
+                /**
+                 * @description The asset's name now; null once the asset is gone.
+                 * @example web-01
+                 */
+                assetDisplayName: string | null;
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;

@@ -6,14 +6,19 @@ import { Link, useParams } from 'react-router';
 import { api, ApiError, type Page } from '../api';
 import { ErrorBox, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Run } from '../types';
+import type { Run, RunAlert, RunHost } from '../types';
 import { Progress } from './discovery-page';
 
-interface RunHost { address: string; assetId: string; created: boolean; matchedBy: string | null; methods: string[]; outcome: string }
 interface Diagnosis { status: string; summary?: string; likelyCauses?: string[]; recommendedActions?: string[]; confidence?: string; model?: string; createdAt?: string; reason?: string }
-interface Alert { status: string; format?: string; attempts?: number; lastAttemptAt?: string | null; nextAttemptAt?: string | null; lastError?: string | null }
 
 type RunError = NonNullable<Run['errors']>[number];
+
+const ALERT_STATES: Record<RunAlert['status'], string> = {
+  NONE: 'No alert was raised for this run.',
+  PENDING: 'Alert pending',
+  DELIVERED: 'Alert delivered',
+  FAILED: 'Alert not delivered',
+};
 
 function DiagnosisView({ runId, failed }: { runId: string; failed: boolean }) {
   const { has } = useSession();
@@ -66,7 +71,7 @@ export function RunPage() {
   const { id = '' } = useParams();
   const run = useLoad(() => api<{ data: Run }>(`discovery/runs/${id}`), [id]);
   const hosts = useLoad(() => api<Page<RunHost>>(`discovery/runs/${id}/hosts?size=1000`), [id, run.data?.data.status]);
-  const alert = useLoad(() => api<{ data: Alert }>(`runs/${id}/alert`), [id, run.data?.data.status]);
+  const alert = useLoad(() => api<{ data: RunAlert }>(`runs/${id}/alert`), [id, run.data?.data.status]);
   const going = run.data ? ['QUEUED', 'RUNNING'].includes(run.data.data.status) : false;
   useRefresh(going, run.reload);
   const errorColumns: Column<RunError>[] = [
@@ -78,7 +83,16 @@ export function RunPage() {
   ];
   const hostColumns: Column<RunHost>[] = [
     { key: 'address', label: 'Address', render: (h) => h.address },
-    { key: 'asset', label: 'Asset', render: (h) => <Link to={`/assets/${h.assetId}`}>{h.created ? 'new asset' : 'known asset'}</Link> },
+    {
+      key: 'asset',
+      label: 'Asset',
+      render: (h) => (
+        <>
+          <Link to={`/assets/${h.assetId}`}>{h.assetDisplayName ?? h.assetId}</Link>
+          {h.created && <span className="muted"> (created by this run)</span>}
+        </>
+      ),
+    },
     { key: 'rule', label: 'Matched by', render: (h) => text(h.matchedBy) },
     { key: 'methods', label: 'Methods', render: (h) => h.methods.join(', ') || '—' },
     { key: 'outcome', label: 'Outcome', render: (h) => h.outcome },
@@ -105,7 +119,7 @@ export function RunPage() {
             <States loaded={alert}>
               {({ data: a }) => (
                 <p>
-                  {a.status}
+                  {ALERT_STATES[a.status]}
                   {a.attempts ? ` after ${a.attempts} attempt${a.attempts === 1 ? '' : 's'}` : ''}
                   {a.lastError ? <span className="muted"> · {a.lastError}</span> : null}
                 </p>
