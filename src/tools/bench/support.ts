@@ -163,9 +163,10 @@ export function serviceCpuProbe({ service, postgres }: ServiceProcesses): CpuPro
 export async function quietService(processes: ServiceProcesses, timeoutMs = 15 * 60_000): Promise<void> {
   const windowMs = 3000;
   const deadline = Date.now() + timeoutMs;
+  const probe = serviceCpuProbe(processes);
   const busyMs = () => {
-    const cpu = cpuTimes();
-    return cpu.tree(processes.service) + cpu.tree(processes.postgres);
+    const { service = 0, stores = 0 } = probe();
+    return service + stores;
   };
   for (let before = busyMs(); Date.now() < deadline; ) {
     await sleep(windowMs);
