@@ -1,9 +1,10 @@
-// The exports of what PostgreSQL holds (docs/interface.md §2.8-2.10, 4.7; interfaces and their connections for
-// CMDBs) as one COPY statement each, streamed as it comes, in asset-name order: CSV as
-// PostgreSQL writes it, JSON from its text-format rows (export-streams.ts). Per-asset rows are
-// read through a LATERAL join on the copy of asset names: the plan walks the names index and
-// each asset's rows through its own index, so the first rows leave at once and nothing is sorted whole. The export of each sub-record kind is
-// derived from its model (subrecords/), once, when this module loads.
+// The exports of what PostgreSQL holds (docs/interface.md §2.8-2.10, 4.7; interfaces and their
+// connections for CMDBs) as one COPY statement each, streamed as it comes, in asset-name order:
+// CSV as PostgreSQL writes it, JSON from its text-format rows (export-streams.ts). Per-asset rows
+// are read through a LATERAL join on the copy of asset names: the plan walks the names index and
+// each asset's rows through its own index, so the first rows leave at once and nothing is sorted
+// whole. The export of each sub-record kind is derived from its model (subrecords/), once, when
+// this module loads.
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';

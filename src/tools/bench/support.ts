@@ -105,7 +105,6 @@ export const ms = (t: Timing) => `${t.median.toFixed(1)} / ${t.p99.toFixed(1)}`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export const int = (n: number) => Math.round(n).toLocaleString('en');
 
-/** The 1-minute load average, for the text beside each figure. */
 /**
  * CPU time so far (ms) of the processes of the machine: of one alone, and of one with all its
  * descendants, those that ended included (a process that ends passes its time to its parent).
@@ -177,6 +176,7 @@ export async function quietService(processes: ServiceProcesses, timeoutMs = 15 *
   throw new Error(`the service was not quiet within ${timeoutMs / 60_000} minutes`);
 }
 
+/** The 1-minute load average, for the text beside each figure. */
 export const loadAverage = () => (os.loadavg()[0] as number).toFixed(1);
 
 export function machine(): string {
