@@ -83,10 +83,14 @@ describe('sub-records', () => {
       .join('network_interfaces as s', 's.id', 'c.source_interface_id')
       .join('network_interfaces as t', 't.id', 'c.target_interface_id')
       .where('c.discovered_via', 'LLDP')
-      .select('s.name as source', 't.name as target', 'c.confidence');
+      .select('s.name as source', 't.name as target', 'c.confidence', 'c.source_asset_id', 's.asset_id as sourceInterfaceAsset', 'c.target_asset_id', 't.asset_id as targetInterfaceAsset');
     expect(rows).toHaveLength(1);
     expect([rows[0].source, rows[0].target].sort()).toEqual(['Gi1/0/48', 'Te1/1/1']);
     expect(Number(rows[0].confidence)).toBe(1);
+    // Each end's asset is kept beside its interface (the topology reads links by asset), whichever end reported the cable.
+    expect(rows[0].source_asset_id).toBe(rows[0].sourceInterfaceAsset);
+    expect(rows[0].target_asset_id).toBe(rows[0].targetInterfaceAsset);
+    expect(rows[0].source_asset_id).not.toBe(rows[0].target_asset_id);
   });
 
   it('links a switch access port to the host NIC whose MAC it learnt (0.90), but not through an uplink or trunk', async () => {
@@ -110,9 +114,11 @@ describe('sub-records', () => {
       .join('network_interfaces as s', 's.id', 'c.source_interface_id')
       .join('network_interfaces as t', 't.id', 'c.target_interface_id')
       .where('c.discovered_via', 'FDB')
-      .select('s.name as port', 't.name as nic', 't.mac_address as mac', 'c.confidence');
+      .select('s.name as port', 't.name as nic', 't.mac_address as mac', 'c.confidence', 'c.source_asset_id', 's.asset_id as switchAsset', 'c.target_asset_id', 't.asset_id as hostAsset');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ port: 'Gi1/0/1', nic: 'eth0', mac: '52:54:00:00:00:01' });
+    expect(rows[0].source_asset_id).toBe(rows[0].switchAsset);
+    expect(rows[0].target_asset_id).toBe(rows[0].hostAsset);
     expect(Number(rows[0].confidence)).toBe(0.9);
   });
 
@@ -150,6 +156,6 @@ describe('FDB derivation', () => {
       new Set(['sw']),
       1,
     );
-    expect(links).toEqual({ links: [{ switchAssetId: 's', port: 'p1', hostInterfaceId: 'n1' }], unmatched: [{ switchAssetId: 's', port: 'p4', macAddress: 'dd' }] });
+    expect(links).toEqual({ links: [{ switchAssetId: 's', port: 'p1', hostInterfaceId: 'n1', hostAssetId: 'h1' }], unmatched: [{ switchAssetId: 's', port: 'p4', macAddress: 'dd' }] });
   });
 });

@@ -117,9 +117,16 @@ export class SubRecordLoader {
     });
     const interfaceIds = await this.store.interfaceIds(pairs.flatMap(({ n, local, remote }) => [{ assetId: local, name: n.localPort }, { assetId: remote, name: n.remotePort }]), observedAt);
     const rows: ConnectionRow[] = pairs.map(({ n, local, remote }) => {
-      // Both ends may report the same cable: one row per cable and protocol, lower id first.
-      const [a, b] = [interfaceIds.get(portKey(local, n.localPort)) as string, interfaceIds.get(portKey(remote, n.remotePort)) as string].sort();
-      return { sourceInterfaceId: a as string, targetInterfaceId: b as string, discoveredVia: n.protocol ?? 'LLDP', confidence: LLDP_CONFIDENCE };
+      // Both ends may report the same cable: one row per cable and protocol, lower interface id first.
+      const ends = [
+        { interfaceId: interfaceIds.get(portKey(local, n.localPort)) as string, assetId: local },
+        { interfaceId: interfaceIds.get(portKey(remote, n.remotePort)) as string, assetId: remote },
+      ].sort((x, y) => (x.interfaceId < y.interfaceId ? -1 : 1));
+      const [a, b] = ends as [(typeof ends)[number], (typeof ends)[number]];
+      return {
+        sourceInterfaceId: a.interfaceId, sourceAssetId: a.assetId, targetInterfaceId: b.interfaceId, targetAssetId: b.assetId,
+        discoveredVia: n.protocol ?? 'LLDP', confidence: LLDP_CONFIDENCE,
+      };
     });
     return { rows, unresolved: neighbors.length - pairs.length };
   }
@@ -144,7 +151,9 @@ export class SubRecordLoader {
     const portIds = await this.store.interfaceIds(links.map((l) => ({ assetId: l.switchAssetId, name: l.port })), observedAt);
     return links.map((l) => ({
       sourceInterfaceId: portIds.get(portKey(l.switchAssetId, l.port)) as string,
+      sourceAssetId: l.switchAssetId,
       targetInterfaceId: l.hostInterfaceId,
+      targetAssetId: l.hostAssetId,
       discoveredVia: 'FDB',
       confidence: FDB_CONFIDENCE,
     }));

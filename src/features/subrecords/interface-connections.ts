@@ -24,6 +24,7 @@ export interface FdbLink {
   switchAssetId: string;
   port: string;
   hostInterfaceId: string;
+  hostAssetId: string;
 }
 
 export interface FdbOutcome {
@@ -47,7 +48,7 @@ export function fdbLinks(entries: FdbEntry[], interfacesByMac: Map<string, Known
     if ([...macs].some((mac) => switchMacs.has(mac))) continue;
     for (const mac of macs) {
       const hosts = (interfacesByMac.get(mac) ?? []).filter((nic) => nic.assetId !== switchAssetId);
-      for (const nic of hosts) links.push({ switchAssetId, port, hostInterfaceId: nic.id });
+      for (const nic of hosts) links.push({ switchAssetId, port, hostInterfaceId: nic.id, hostAssetId: nic.assetId });
       if (hosts.length === 0) unmatched.push({ switchAssetId, port, macAddress: mac });
     }
   }

@@ -48,7 +48,9 @@ export interface InterfaceRow {
 
 export interface ConnectionRow {
   sourceInterfaceId: string;
+  sourceAssetId: string;
   targetInterfaceId: string;
+  targetAssetId: string;
   discoveredVia: 'LLDP' | 'CDP' | 'FDB';
   confidence: number;
 }

@@ -132,7 +132,7 @@ export class SubRecordStore implements SubRecordRetirement {
     for (const chunk of chunks(unique)) {
       await this.db('interface_connections')
         .insert(chunk.map((r) => ({
-          source_interface_id: r.sourceInterfaceId, target_interface_id: r.targetInterfaceId, discovered_via: r.discoveredVia,
+          source_interface_id: r.sourceInterfaceId, source_asset_id: r.sourceAssetId, target_interface_id: r.targetInterfaceId, target_asset_id: r.targetAssetId, discovered_via: r.discoveredVia,
           confidence: r.confidence, first_seen_at: observedAt, last_seen_at: observedAt,
         })))
         .onConflict(['source_interface_id', 'target_interface_id', 'discovered_via'])

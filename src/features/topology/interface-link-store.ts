@@ -13,12 +13,18 @@ export interface InterfaceLink {
   confidence: number;
 }
 
-const SELECT = `SELECT c.id, s.asset_id AS "sourceAssetId", s.id AS "sourceInterfaceId", s.name AS "sourcePort",
-       t.asset_id AS "targetAssetId", t.id AS "targetInterfaceId", t.name AS "targetPort",
+// The asset ids are bound once, as one array (m.ids), and both ends are matched by the asset
+// columns kept beside the interfaces (migration 20261129000000), each with its own index.
+const linksWhere = (condition: string) => `SELECT c.id, c.source_asset_id AS "sourceAssetId", s.id AS "sourceInterfaceId", s.name AS "sourcePort",
+       c.target_asset_id AS "targetAssetId", t.id AS "targetInterfaceId", t.name AS "targetPort",
        c.discovered_via AS "discoveredVia", c.confidence::float8 AS confidence
-  FROM interface_connections c
+  FROM (SELECT ?::uuid[] AS ids) m
+  JOIN interface_connections c ON ${condition}
   JOIN network_interfaces s ON s.id = c.source_interface_id
-  JOIN network_interfaces t ON t.id = c.target_interface_id`;
+  JOIN network_interfaces t ON t.id = c.target_interface_id
+ ORDER BY c.id LIMIT ?`;
+const AMONG_SQL = linksWhere('c.source_asset_id = ANY(m.ids) AND c.target_asset_id = ANY(m.ids)');
+const TOUCHING_SQL = linksWhere('(c.source_asset_id = ANY(m.ids) OR c.target_asset_id = ANY(m.ids))');
 
 // Both reads run as named prepared statements, planned once per connection: a custom plan for a
 // list of hundreds of asset ids (a topology's answer) cost PostgreSQL as much as running it.
@@ -32,7 +38,7 @@ export class InterfaceLinkStore {
   async among(assetIds: string[], limit: number): Promise<InterfaceLink[]> {
     if (assetIds.length < 2) return [];
     const { rows } = await this.db
-      .raw(`${SELECT} WHERE s.asset_id = ANY(:ids::uuid[]) AND t.asset_id = ANY(:ids::uuid[]) ORDER BY c.id LIMIT :limit`, { ids: assetIds, limit })
+      .raw(AMONG_SQL, [assetIds, limit])
       .options({ name: AMONG });
     return rows as InterfaceLink[];
   }
@@ -41,7 +47,7 @@ export class InterfaceLinkStore {
   async touching(assetIds: string[], limit: number): Promise<InterfaceLink[]> {
     if (assetIds.length === 0) return [];
     const { rows } = await this.db
-      .raw(`SELECT * FROM (${SELECT} WHERE s.asset_id = ANY(:ids::uuid[]) UNION ${SELECT} WHERE t.asset_id = ANY(:ids::uuid[])) links ORDER BY id LIMIT :limit`, { ids: assetIds, limit })
+      .raw(TOUCHING_SQL, [assetIds, limit])
       .options({ name: TOUCHING });
     return rows as InterfaceLink[];
   }

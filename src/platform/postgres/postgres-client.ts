@@ -150,6 +150,11 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   return applied;
 }
 
+/** Reverts one applied migration, by its file name (a test of what that migration does to rows). */
+export async function revertMigration(db: Database, name: string): Promise<void> {
+  await db.migrate.down({ migrationSource, name });
+}
+
 export async function rollbackAll(db: Database): Promise<string[]> {
   const [, reverted] = (await db.migrate.rollback({ migrationSource }, true)) as [number, string[]];
   return reverted;
