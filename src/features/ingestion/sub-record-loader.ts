@@ -118,11 +118,9 @@ export class SubRecordLoader {
     const interfaceIds = await this.store.interfaceIds(pairs.flatMap(({ n, local, remote }) => [{ assetId: local, name: n.localPort }, { assetId: remote, name: n.remotePort }]), observedAt);
     const rows: ConnectionRow[] = pairs.map(({ n, local, remote }) => {
       // Both ends may report the same cable: one row per cable and protocol, lower interface id first.
-      const ends = [
-        { interfaceId: interfaceIds.get(portKey(local, n.localPort)) as string, assetId: local },
-        { interfaceId: interfaceIds.get(portKey(remote, n.remotePort)) as string, assetId: remote },
-      ].sort((x, y) => (x.interfaceId < y.interfaceId ? -1 : 1));
-      const [a, b] = ends as [(typeof ends)[number], (typeof ends)[number]];
+      const near = { interfaceId: interfaceIds.get(portKey(local, n.localPort)) as string, assetId: local };
+      const far = { interfaceId: interfaceIds.get(portKey(remote, n.remotePort)) as string, assetId: remote };
+      const [a, b] = near.interfaceId < far.interfaceId ? [near, far] : [far, near];
       return {
         sourceInterfaceId: a.interfaceId, sourceAssetId: a.assetId, targetInterfaceId: b.interfaceId, targetAssetId: b.assetId,
         discoveredVia: n.protocol ?? 'LLDP', confidence: LLDP_CONFIDENCE,
