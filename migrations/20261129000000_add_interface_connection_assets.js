@@ -1,8 +1,9 @@
 // The assets at both ends of an interface connection, beside its interfaces: the topology asks
 // for the links among (or touching) a few hundred assets, and found them through the interfaces'
 // (asset, name) index, one probe per asset into the index of every interface. On these columns it
-// probes an index of the connected assets only (at 100k assets, 1.9 ms to 0.8 ms per read of 500 assets).
-// An interface never changes asset ((asset_id, name) is its identity), so the copies cannot drift.
+// probes an index of the connected assets only (at 100k assets, 1.9 ms to 0.8 ms per read of 500
+// assets). An interface never changes asset ((asset_id, name) is its identity), so the copies
+// cannot drift.
 
 /** @param {import('knex').Knex} knex */
 export async function up(knex) {

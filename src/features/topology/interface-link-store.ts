@@ -23,10 +23,15 @@ const linksWhere = (condition: string) => `SELECT c.id, c.source_asset_id AS "so
   JOIN interface_connections c ON ${condition}
   JOIN network_interfaces s ON s.id = c.source_interface_id
   JOIN network_interfaces t ON t.id = c.target_interface_id`;
-const AMONG_SQL = `${IDS} ${linksWhere('c.source_asset_id = ANY(m.ids) AND c.target_asset_id = ANY(m.ids)')} ORDER BY c.id LIMIT ?`;
+const AMONG_SQL = `${IDS}
+${linksWhere('c.source_asset_id = ANY(m.ids) AND c.target_asset_id = ANY(m.ids)')}
+ ORDER BY c.id LIMIT ?`;
 // Either end as a union of the two index reads: an OR of the two is planned as a filter over
 // every link (35 ms at 2,660 links and 500 ids, against 2.9 ms).
-const TOUCHING_SQL = `${IDS} SELECT * FROM (${linksWhere('c.source_asset_id = ANY(m.ids)')} UNION ${linksWhere('c.target_asset_id = ANY(m.ids)')}) links ORDER BY id LIMIT ?`;
+const TOUCHING_SQL = `${IDS}
+SELECT * FROM (${linksWhere('c.source_asset_id = ANY(m.ids)')}
+ UNION ${linksWhere('c.target_asset_id = ANY(m.ids)')}) links
+ ORDER BY id LIMIT ?`;
 
 // Both reads run as named prepared statements, planned once per connection: a custom plan for a
 // list of hundreds of asset ids (a topology's answer) cost PostgreSQL as much as running it.
@@ -39,18 +44,14 @@ export class InterfaceLinkStore {
   /** The links whose two ends are both among these assets, at most `limit`. */
   async among(assetIds: string[], limit: number): Promise<InterfaceLink[]> {
     if (assetIds.length < 2) return [];
-    const { rows } = await this.db
-      .raw(AMONG_SQL, [assetIds, limit])
-      .options({ name: AMONG });
+    const { rows } = await this.db.raw(AMONG_SQL, [assetIds, limit]).options({ name: AMONG });
     return rows as InterfaceLink[];
   }
 
   /** The links with at least one end among these assets, at most `limit`. */
   async touching(assetIds: string[], limit: number): Promise<InterfaceLink[]> {
     if (assetIds.length === 0) return [];
-    const { rows } = await this.db
-      .raw(TOUCHING_SQL, [assetIds, limit])
-      .options({ name: TOUCHING });
+    const { rows } = await this.db.raw(TOUCHING_SQL, [assetIds, limit]).options({ name: TOUCHING });
     return rows as InterfaceLink[];
   }
 }
