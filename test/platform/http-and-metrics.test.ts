@@ -2,6 +2,7 @@
 // real service. Raw node:http requests where fetch would hide what is on the wire (it decompresses).
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import pathToRegexpModule from 'path-to-regexp';
 import { ApiClient, signIn } from '../support/api-client.js';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD } from '../support/principals.js';
@@ -154,6 +155,24 @@ describe('HTTP conventions and metrics', () => {
     expect(etag).toBeTruthy();
     const again = await raw(`${service.url}/api/v1/schema/asset-types`, 'GET', { ...auth, 'if-none-match': etag });
     expect([again.status, again.body.length]).toEqual([304, 0]);
+  });
+
+  it('matches requests to the api.yaml paths late in the document, each path pattern compiled once', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (let i = 0; i < 2; i++) {
+      expect((await key.get('/api/v1/relationships?size=1')).status).toBe(200);
+      expect((await key.get(`/api/v1/users/${missing}/tokens`)).status).toBe(404);
+      const refused = await key.get('/api/v1/relationships?size=many');
+      expect([refused.status, refused.body.errors?.[0]?.path]).toEqual([400, 'query.size']);
+    }
+    const samples = parsePrometheus((await raw(`${service.url}/metrics`, 'GET', auth)).body.toString('utf8'));
+    const count = (route: string, status: string) => samples.find((s) => s.name === 'http_server_request_duration_seconds_count' && s.labels.method === 'GET' && s.labels.route === route && s.labels.status === status)?.value;
+    expect(count('/api/v1/relationships', '200')).toBeGreaterThanOrEqual(2);
+    expect(count('/api/v1/users/{userId}/tokens', '404')).toBe(2);
+    expect(count('/api/v1/relationships', '400')).toBe(2);
+    // The validator's matcher (the module it calls) gives back the pattern it compiled before.
+    const options = { sensitive: false, strict: false } as Parameters<typeof pathToRegexpModule.pathToRegexp>[1];
+    expect(pathToRegexpModule.pathToRegexp('/api/v1/users/:userId/tokens', options)).toBe(pathToRegexpModule.pathToRegexp('/api/v1/users/:userId/tokens', options));
   });
 
   it('serves /metrics in the Prometheus text format to an administrator or integration key only', async () => {

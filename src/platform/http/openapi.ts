@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import express, { type RequestHandler, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import pathToRegexpModule from 'path-to-regexp';
 import swaggerUi from 'swagger-ui-express';
 import { parse as parseYaml } from 'yaml';
 import { fromProjectRoot } from '../project-root.js';
@@ -17,6 +18,9 @@ export function loadApiDocument(contextPath: string): OpenApiDocument {
   doc.servers = [{ url: contextPath || '/' }];
   return doc;
 }
+
+// Compiled route patterns kept (compileRoutePatternsOnce).
+const ROUTE_PATTERNS_KEPT = 1000;
 
 const SWAGGER_ASSET = /^\/(swagger-ui-init\.js|swagger-ui[\w.-]*\.(css|js)|favicon-(16x16|32x32)\.png)$/;
 
@@ -39,6 +43,7 @@ export function apiDocsRouter(doc: OpenApiDocument): Router {
  * a caller without access gets 401/403 rather than a list of what was wrong with the request.
  */
 export function openApiValidator(doc: OpenApiDocument, validateResponses: boolean, beforeValidation: RequestHandler[]): RequestHandler[] {
+  compileRoutePatternsOnce();
   const middlewares = OpenApiValidator.middleware({
     apiSpec: doc as never,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
@@ -54,4 +59,32 @@ export function openApiValidator(doc: OpenApiDocument, validateResponses: boolea
   const at = middlewares.findIndex((m) => m.name === 'requestMiddleware');
   if (at < 0) throw new Error('express-openapi-validator: request validation middleware not found');
   return [...middlewares.slice(0, at), ...beforeValidation, ...middlewares.slice(at)];
+}
+
+type PathToRegexp = typeof pathToRegexpModule.pathToRegexp & { compiledOnce?: true };
+
+/**
+ * express-openapi-validator 5.6 finds a request's api.yaml path by compiling the pattern of each
+ * path it tries, in turn, on every request (upstream pull request #1217, not released): some
+ * 100-150 µs for a path late in the document. Its patterns are the document's paths, so each is
+ * compiled once here, in the module that the validator calls (the one package.json pins beside
+ * it). A compiled pattern is only read: its regexp has no global flag, so exec keeps no state.
+ */
+function compileRoutePatternsOnce(): void {
+  const compile: PathToRegexp = pathToRegexpModule.pathToRegexp;
+  if (compile.compiledOnce) return;
+  const compiled = new Map<string, ReturnType<PathToRegexp>>();
+  const once: PathToRegexp = (path, options = {}) => {
+    if (typeof path !== 'string' || Object.keys(options).some((k) => k !== 'sensitive' && k !== 'strict')) return compile(path, options);
+    const key = `${options.sensitive ? 's' : '-'}${(options as { strict?: boolean }).strict ? 's' : '-'}${path}`;
+    let value = compiled.get(key);
+    if (!value) {
+      value = compile(path, options);
+      // Bounded, should another caller pass paths of its own: the document has some 60.
+      if (compiled.size < ROUTE_PATTERNS_KEPT) compiled.set(key, value);
+    }
+    return value;
+  };
+  once.compiledOnce = true;
+  pathToRegexpModule.pathToRegexp = once;
 }
