@@ -1,6 +1,7 @@
 // api.yaml is the contract: it is served raw and through Swagger UI, and express-openapi-validator
 // checks every request against it (and every response too when the setting asks for it).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import express, { type RequestHandler, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import pathToRegexpModule from 'path-to-regexp';
@@ -67,10 +68,15 @@ type PathToRegexp = typeof pathToRegexpModule.pathToRegexp & { compiledOnce?: tr
  * express-openapi-validator 5.6 finds a request's api.yaml path by compiling the pattern of each
  * path it tries, in turn, on every request (upstream pull request #1217, not released): some
  * 100-150 µs for a path late in the document. Its patterns are the document's paths, so each is
- * compiled once here, in the module that the validator calls (the one package.json pins beside
- * it). A compiled pattern is only read: its regexp has no global flag, so exec keeps no state.
+ * compiled once here, in the module that the validator calls: package.json names path-to-regexp
+ * beside it so that npm installs one copy, and a start with two copies fails at once. A compiled
+ * pattern is only read: its regexp has no global flag, so exec keeps no state between requests.
  */
 function compileRoutePatternsOnce(): void {
+  const here = createRequire(import.meta.url);
+  if (createRequire(here.resolve('express-openapi-validator')).resolve('path-to-regexp') !== here.resolve('path-to-regexp')) {
+    throw new Error('express-openapi-validator: its path-to-regexp is not the copy that package.json names');
+  }
   const compile: PathToRegexp = pathToRegexpModule.pathToRegexp;
   if (compile.compiledOnce) return;
   const compiled = new Map<string, ReturnType<PathToRegexp>>();
