@@ -4,7 +4,7 @@ import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
 import { ASSET_TYPES, CATEGORIES, parentRule, type AssetType, type Category } from './asset-taxonomy.js';
-import type { AssetFilter, AssetNode, AssetReads, AssetSort, AssetSortField, AssetSummary, AssetSummaryRef } from './asset-summary.js';
+import { toAssetNode, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef } from './asset-summary.js';
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
@@ -136,12 +136,12 @@ export class AssetGraphRepository implements AssetReads {
       clauses.push(seek.clause);
       Object.assign(params, seek.params);
     }
-    const { rows, bookmark } = await this.graph.readWithBookmark<AssetWithParent & { asset: AssetNode; total: number | null }>(
+    const { rows, bookmark } = await this.graph.readWithBookmark<AssetWithParent & { asset: unknown[]; total: number | null }>(
       'assets/find-assets',
       { ...params, ...PARENT_RULES, skip: int(window.kind === 'offset' ? window.offset : 0), limit: int(window.limit) },
       { filters: clauses.join(' AND '), order, total },
     );
-    const out = rows.map((r) => ({ node: r.asset, parent: r.parent }));
+    const out = rows.map((r) => ({ node: toAssetNode(r.asset), parent: r.parent }));
     return { rows: backwards ? out.reverse() : out, total: rows[0]?.total ?? undefined, bookmark };
   }
 
@@ -166,7 +166,7 @@ export class AssetGraphRepository implements AssetReads {
   /** Every asset that passes the filter, in (displayName, id) order, read as the consumer takes them. */
   async *streamInNameOrder(filter: AssetFilter): AsyncGenerator<AssetNode[]> {
     const { filters, params } = whereOf(filter);
-    for await (const rows of this.graph.stream<{ asset: AssetNode }>('assets/stream-assets', params, { filters }, STREAM_BATCH)) yield rows.map((r) => r.asset);
+    for await (const rows of this.graph.stream<{ asset: unknown[] }>('assets/stream-assets', params, { filters }, STREAM_BATCH)) yield rows.map((r) => toAssetNode(r.asset));
   }
 
   async ids(filter: AssetFilter): Promise<string[]> {
@@ -203,8 +203,8 @@ export class AssetGraphRepository implements AssetReads {
   }
 
   async get(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.read<{ asset: AssetNode }>('assets/get-asset', { id });
-    return row?.asset;
+    const [row] = await this.graph.read<{ asset: unknown[] }>('assets/get-asset', { id });
+    return row && toAssetNode(row.asset);
   }
 
   /** The parent edge of each asset by its type's rule: one query whatever the number of assets. */
@@ -224,13 +224,13 @@ export class AssetGraphRepository implements AssetReads {
   }
 
   async decommission(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.write<{ asset: AssetNode }>('assets/decommission-asset', { id });
-    return row?.asset;
+    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/decommission-asset', { id });
+    return row && toAssetNode(row.asset);
   }
 
   async reactivate(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.write<{ asset: AssetNode }>('assets/reactivate-asset', { id });
-    return row?.asset;
+    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/reactivate-asset', { id });
+    return row && toAssetNode(row.asset);
   }
 
   /** The custom attribute keys of each of these types in the current data (a type no asset holds keys for is left out). */

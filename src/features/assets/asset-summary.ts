@@ -4,6 +4,24 @@ import type { AssetType } from './asset-taxonomy.js';
 
 export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
 
+/** The fields of an asset that the statements return (_asset-fields.cypher), in its order: every one the API shows or sorts by. */
+const ASSET_FIELDS = [
+  'id', 'displayName', 'assetType', 'assetCategory', 'status', 'vendor', 'model', 'customAttributes',
+  'consecutiveScanFailures', 'lastScanOutcome', 'lastScanAt', 'hostname', 'fqdn', 'site',
+  'environment', 'serialNumber', 'macAddresses', 'ipAddresses', 'staleSince',
+  'decommissionedAt', 'firstSeenAt', 'lastSeenAt', 'updatedAt',
+  'sources',
+] as const;
+
+/** An asset from the list a statement returns (_asset-fields.cypher); a property the asset lacks is null. */
+export function toAssetNode(values: unknown[]): AssetNode {
+  const node: Record<string, unknown> = {};
+  ASSET_FIELDS.forEach((field, i) => {
+    node[field] = values[i];
+  });
+  return node as AssetNode;
+}
+
 export interface AssetSummary {
   id: string;
   displayName: string;

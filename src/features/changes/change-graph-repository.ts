@@ -2,7 +2,7 @@
 // Every statement that changes an asset or a relationship stamps it with the next change number
 // (cypher/changes/_next-seq.cypher), so that the graph itself is the feed.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { AssetNode } from '../assets/asset-summary.js';
+import { toAssetNode, type AssetNode } from '../assets/asset-summary.js';
 import { RELATIONSHIP_TYPES } from '../assets/asset-taxonomy.js';
 import { toRelationshipRow, type RelationshipRow } from '../relationships/relationship-row.js';
 import type { ChangeRetention } from './change-retention.js';
@@ -19,8 +19,8 @@ export class ChangeGraphRepository implements ChangeRetention {
   }
 
   async assets(after: number, limit: number): Promise<Changed<AssetNode>[]> {
-    const rows = await this.graph.read<{ asset: AssetNode; seq: number; kind: string }>('changes/find-changed-assets', { after: int(after), limit: int(limit) });
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, item: r.asset }));
+    const rows = await this.graph.read<{ asset: unknown[]; seq: number; kind: string }>('changes/find-changed-assets', { after: int(after), limit: int(limit) });
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, item: toAssetNode(r.asset) }));
   }
 
   /** The relationships changed after `after`: the first `limit` of each type (the caller merges them). */
