@@ -26,6 +26,7 @@ import { copySetting } from '../../platform/postgres/copy-out.js';
 import { fromProjectRoot } from '../../platform/project-root.js';
 import { STARTUP_RUN_DELAY_SECONDS } from '../../platform/scheduler/scheduler.js';
 import { demoEstate } from '../demo-estate.js';
+import { REFERENCE_PATHS } from './reference-http.js';
 import { FILTER_CHANGES, measureWebUi } from './web-ui.js';
 import {
   BENCH_ACTOR, benchConfig, elapsedMs, int, interleaved, loadAverage, machine, median, ms, quietService, ratio, serviceCpuProbe, serviceProcesses, throughputs, withDataDir, withStores, writeSection,
@@ -151,6 +152,27 @@ async function serviceProcess(dataDir: string): Promise<{ base: string; pid: num
   };
 }
 
+/** The reference of the per-request overhead (reference-http.ts) on the stores of dataDir, until stop(). */
+async function referenceProcess(dataDir: string): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [fromProjectRoot('dist/tools/bench/reference-http.js'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`the reference HTTP server exited with ${code}`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    stop: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
 /** Resident memory of a process (MiB), from /proc. */
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -268,20 +290,25 @@ export async function scaleBench({ size, dataDir: keep }: { size: EstateSize; da
         });
     if (JSON.stringify(facts.size) !== JSON.stringify(size)) throw new Error(`${dataDir} holds another estate (${JSON.stringify(facts.size)}); use another --data-dir`);
     const service = await serviceProcess(dataDir);
+    const reference = await referenceProcess(dataDir).catch(async (error: unknown) => {
+      await service.stop();
+      throw error;
+    });
     try {
       await withStores(dataDir, async (container) => {
         const key = (await container.tokens.createIntegrationKey(BENCH_ACTOR, `bench ${Date.now()}`)).token;
         const api = apiClient(service.base, key);
         const text = (url: string) => lightGet(`${service.base}${url}`, { authorization: `Bearer ${key}` });
-        writeSection('scale', await measure(container, api, text, service, key, facts));
+        writeSection('scale', await measure(container, api, text, { ...service, reference }, key, facts));
       });
     } finally {
+      await reference.stop();
       await service.stop();
     }
   }, keep);
 }
 
-async function measure(container: Container, api: ApiClient, text: (url: string) => Promise<number>, service: { base: string; pid: number; processes: ServiceProcesses }, key: string, facts: EstateFacts): Promise<string> {
+async function measure(container: Container, api: ApiClient, text: (url: string) => Promise<number>, service: { base: string; pid: number; processes: ServiceProcesses; reference: { base: string; pid: number } }, key: string, facts: EstateFacts): Promise<string> {
   const assets = container.assetReadModel;
   const repo = new AssetGraphRepository(container.graph);
   const topologyGraph = new TopologyGraphRepository(container.graph);
@@ -290,6 +317,7 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   // The store reads of a page: its statement, with its total (from the count store, or a kept count checked by bookmark).
   const pageOf = (filter: AssetFilter, window: PageWindow = firstPage) => repo.pageAndTotal(filter, byName, window);
   const loads: string[] = [loadAverage()];
+  const referenceText = (url: string) => lightGet(`${service.reference.base}${url}`, {});
 
   // Lists.
   const threeFilters: AssetFilter = { types: ['VM'], sites: ['paris'], environments: ['production'] };
@@ -306,6 +334,8 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
     [`GET /assets page ${int(deepPage)} by its next link (cursor)`, 'the same, seeking after the cursor', () => text(deepUrl), () => pageOf({}, { kind: 'after', key: deepKey, limit: 51 })],
     [`GET /assets?size=50&page=${deepPage} (offset, for contrast)`, `the page statement skipping ${int(deepPage * 50)} rows`, () => text(`/api/v1/assets?size=50&page=${deepPage}`), () => pageOf({}, { kind: 'offset', offset: deepPage * 50, limit: 51 })],
     ['GET /discovery/runs?size=50', 'the run page query', () => text('/api/v1/discovery/runs?size=50'), () => container.runs.list({}, firstPage)],
+    ['reference: the /assets reads behind a bare node:http handler', 'the page statement (page with parents and total)', () => referenceText(REFERENCE_PATHS.assets), () => pageOf({})],
+    ['reference: the /discovery/runs reads behind a bare node:http handler', 'the run page query', () => referenceText(REFERENCE_PATHS.runs), () => container.runs.list({}, firstPage)],
   ];
   const listLines: string[] = [];
   for (const [what, floor, path, bare] of listRows) {
@@ -389,21 +419,24 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   loads.push(loadAverage());
 
   // Per-request overhead under load.
-  const overheadRows: [string, string, () => Promise<unknown>, () => Promise<unknown>][] = [
-    ['GET /assets?size=50', 'page statement with its total from the count store', () => text('/api/v1/assets?size=50'), () => pageOf({})],
-    ['GET /discovery/runs?size=50', 'run page + count', () => text('/api/v1/discovery/runs?size=50'), () => container.runs.list({}, firstPage)],
+  const overheadRows: [string, string, () => Promise<unknown>, () => Promise<unknown>, () => Promise<unknown>][] = [
+    ['GET /assets?size=50', 'page statement with its total from the count store', () => text('/api/v1/assets?size=50'), () => pageOf({}), () => referenceText(REFERENCE_PATHS.assets)],
+    ['GET /discovery/runs?size=50', 'run page + count', () => text('/api/v1/discovery/runs?size=50'), () => container.runs.list({}, firstPage), () => referenceText(REFERENCE_PATHS.runs)],
     ['GET /relationships?type=MANAGED_BY&size=50', 'the type\'s page statement with its counts', () => text('/api/v1/relationships?type=MANAGED_BY&size=50'),
-      () => container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, firstPage)],
+      () => container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, firstPage), () => referenceText(REFERENCE_PATHS.relationships)],
   ];
   const overheadLines: string[] = [];
   const cpuLines: string[] = [];
   // Where each request's CPU goes: the service's process, its stores, and this process (the HTTP
   // client, or for the floor the driver's decoding that the service does on the path).
   const cpuOf = (t: Throughput) => ['service', 'stores', 'benchmark'].map((k) => (t.cpuPerCall[k] ?? 0).toFixed(2)).join(' / ');
-  for (const [what, floor, path, bare] of overheadRows) {
+  const throughputOf = (t: Throughput) => `${int(t.perSecond)} (${t.median.toFixed(1)} / ${t.p99.toFixed(1)} ms)`;
+  for (const [what, floor, path, bare, reference] of overheadRows) {
     const t: { path: Throughput; floor: Throughput } = await throughputs(path, bare, CONCURRENCY, LOAD_SECONDS, serviceCpuProbe(service.processes));
-    overheadLines.push(`| ${what} | ${int(t.path.perSecond)} (${t.path.median.toFixed(1)} / ${t.path.p99.toFixed(1)} ms) | ${int(t.floor.perSecond)} (${t.floor.median.toFixed(1)} / ${t.floor.p99.toFixed(1)} ms; ${floor}) | ${ratio(t.path.perSecond, t.floor.perSecond)} |`);
-    cpuLines.push(`| ${what} | ${cpuOf(t.path)} | ${cpuOf(t.floor)} |`);
+    // The reference beside the same floor, measured again in its own turns.
+    const r: { path: Throughput; floor: Throughput } = await throughputs(reference, bare, CONCURRENCY, LOAD_SECONDS, serviceCpuProbe(service.processes, service.reference.pid));
+    overheadLines.push(`| ${what} | ${throughputOf(t.path)} | ${int(t.floor.perSecond)} (${t.floor.median.toFixed(1)} / ${t.floor.p99.toFixed(1)} ms; ${floor}) | ${ratio(t.path.perSecond, t.floor.perSecond)} | ${throughputOf(r.path)} against ${int(r.floor.perSecond)} bare | ${ratio(r.path.perSecond, r.floor.perSecond)} |`);
+    cpuLines.push(`| ${what} | ${cpuOf(t.path)} | ${cpuOf(t.floor)} | ${cpuOf(r.path)} |`);
     console.log(overheadLines.at(-1), cpuLines.at(-1));
   }
   loads.push(loadAverage());
@@ -484,14 +517,16 @@ ${topoLines.join('\n')}
 
 ### Per-request overhead at concurrency ${CONCURRENCY} (requests/s, with median / p99 latency; ${LOAD_SECONDS} s each, in two halves around the floor)
 
-| Path | HTTP | Its store queries, bare | Ratio |
-|---|---|---|---|
+The reference is the service's own reads of the same page (its read models, row mapping included) behind a bare node:http handler in a process of its own, without Express, the validator, authentication, links or logging (src/tools/bench/reference-http.ts): what HTTP alone costs on this machine, measured against the same floor in turns of its own.
+
+| Path | HTTP | Its store queries, bare | Ratio | Reference | Reference ratio |
+|---|---|---|---|---|---|
 ${overheadLines.join('\n')}
 
-CPU per request in the same runs (ms: the service's process / its local stores / the benchmark's process, which is the HTTP client on the path and decodes the driver's answers for the floor); with ${os.cpus().length} cores for all three, the sum bounds the rate, and the service's own share bounds it again on its one thread:
+CPU per request in the same runs (ms: the answering process (the service's, or the reference's) / the local stores / the benchmark's process, which is the HTTP client on the path and decodes the driver's answers for the floor); with ${os.cpus().length} cores for all three, the sum bounds the rate, and the answering process's own share bounds it again on its one thread:
 
-| Path | HTTP | Bare |
-|---|---|---|
+| Path | HTTP | Bare | Reference |
+|---|---|---|---|
 ${cpuLines.join('\n')}
 
 ### Exports (rows/s; peak resident memory of the service process; floor: COPY (the export's SELECT with its plain columns, same plan and order) TO STDOUT, read by the benchmark)

@@ -145,13 +145,15 @@ export function serviceProcesses(servicePid: number, dataDir: string): ServicePr
   return { service: servicePid, postgres: postmaster };
 }
 
-/** The CPU of the service's process, of its local stores (Neo4j, its child, and PostgreSQL) and of the benchmark's own. */
-export function serviceCpuProbe({ service, postgres }: ServiceProcesses): CpuProbe {
+/**
+ * The CPU of the process that answers (the service's, or another's on the same stores), of the
+ * service's local stores (Neo4j, its child, and PostgreSQL) and of the benchmark's own.
+ */
+export function serviceCpuProbe({ service, postgres }: ServiceProcesses, answering = service): CpuProbe {
   return () => {
     const cpu = cpuTimes();
-    const own = cpu.own(service);
     const bench = process.cpuUsage();
-    return { service: own, stores: cpu.tree(service) - own + cpu.tree(postgres), benchmark: (bench.user + bench.system) / 1000 };
+    return { service: cpu.own(answering), stores: cpu.tree(service) - cpu.own(service) + cpu.tree(postgres), benchmark: (bench.user + bench.system) / 1000 };
   };
 }
 
