@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Container } from '../../container.js';
-import type { PageRequest } from '../../platform/http/pagination.js';
+import { relationshipKey } from '../../features/relationships/relationship-row.js';
+import { pageWindow, windowed, type PageRequest } from '../../platform/http/pagination.js';
 import { withStores } from './support.js';
 
 /** The paths the reference serves, for the benchmark's requests. */
@@ -28,8 +29,9 @@ function reads(container: Container): Record<string, () => Promise<{ data: unkno
       return { data: page.rows, total };
     },
     [REFERENCE_PATHS.relationships]: async () => {
-      const { rows, counts } = await container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, { kind: 'offset', offset: 0, limit: 51 });
-      return { data: rows.slice(0, 50), total: [...counts.values()].reduce((a, b) => a + b, 0) };
+      const window = pageWindow(FIRST_PAGE);
+      const { rows, counts } = await container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, window);
+      return { data: windowed(window, rows, relationshipKey).rows, total: [...counts.values()].reduce((a, b) => a + b, 0) };
     },
   };
 }

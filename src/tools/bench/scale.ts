@@ -145,11 +145,16 @@ async function serviceProcess(dataDir: string): Promise<{ base: string; pid: num
     base,
     pid: child.pid as number,
     processes,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGINT');
-    }),
+    stop: () => stopChild(child, 'SIGINT'),
   };
+}
+
+/** Sends a child process the signal and resolves once it has exited. */
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
 }
 
 /** The reference of the per-request overhead (reference-http.ts) on the stores of dataDir, until stop(). */
@@ -166,10 +171,7 @@ async function referenceProcess(dataDir: string): Promise<{ base: string; pid: n
   return {
     base: `http://127.0.0.1:${port}`,
     pid: child.pid as number,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () => stopChild(child, 'SIGTERM'),
   };
 }
 
@@ -430,12 +432,12 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   // Where each request's CPU goes: the service's process, its stores, and this process (the HTTP
   // client, or for the floor the driver's decoding that the service does on the path).
   const cpuOf = (t: Throughput) => ['service', 'stores', 'benchmark'].map((k) => (t.cpuPerCall[k] ?? 0).toFixed(2)).join(' / ');
-  const throughputOf = (t: Throughput) => `${int(t.perSecond)} (${t.median.toFixed(1)} / ${t.p99.toFixed(1)} ms)`;
+  const throughputOf = (t: Throughput, note = '') => `${int(t.perSecond)} (${t.median.toFixed(1)} / ${t.p99.toFixed(1)} ms${note})`;
   for (const [what, floor, path, bare, reference] of overheadRows) {
     const t: { path: Throughput; floor: Throughput } = await throughputs(path, bare, CONCURRENCY, LOAD_SECONDS, serviceCpuProbe(service.processes));
     // The reference beside the same floor, measured again in its own turns.
     const r: { path: Throughput; floor: Throughput } = await throughputs(reference, bare, CONCURRENCY, LOAD_SECONDS, serviceCpuProbe(service.processes, service.reference.pid));
-    overheadLines.push(`| ${what} | ${throughputOf(t.path)} | ${int(t.floor.perSecond)} (${t.floor.median.toFixed(1)} / ${t.floor.p99.toFixed(1)} ms; ${floor}) | ${ratio(t.path.perSecond, t.floor.perSecond)} | ${throughputOf(r.path)} against ${int(r.floor.perSecond)} bare | ${ratio(r.path.perSecond, r.floor.perSecond)} |`);
+    overheadLines.push(`| ${what} | ${throughputOf(t.path)} | ${throughputOf(t.floor, `; ${floor}`)} | ${ratio(t.path.perSecond, t.floor.perSecond)} | ${throughputOf(r.path)} against ${int(r.floor.perSecond)} bare | ${ratio(r.path.perSecond, r.floor.perSecond)} |`);
     cpuLines.push(`| ${what} | ${cpuOf(t.path)} | ${cpuOf(t.floor)} | ${cpuOf(r.path)} |`);
     console.log(overheadLines.at(-1), cpuLines.at(-1));
   }
