@@ -32,6 +32,7 @@ import { apiDocsRouter, openApiValidator } from './platform/http/openapi.js';
 import { problemHandler } from './platform/http/problem-handler.js';
 import { webAppRouter } from './platform/http/web-app.js';
 import { requestContextMiddleware } from './platform/http/request-context.js';
+import { routeIndex } from './platform/http/route-index.js';
 import { unstorableTextGuard } from './platform/http/unstorable-text.js';
 import { bodyDepthGuard, utf8BodiesOnly } from './platform/http/request-body-guards.js';
 
@@ -69,28 +70,30 @@ export function buildApp(container: Container): Express {
   base.use(['/api', '/metrics'], authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
   base.use(headAsGet);
   base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware, unstorableTextGuard(), bodyDepthGuard()]));
-  base.use(healthRouter(container.health));
-  base.use(metricsRouter(container.metrics));
-  base.use(authRouter(container.auth, container.users, container.tokens, cookiePath));
-  base.use(userRouter(container.users, container.tokens));
-  base.use(integrationKeyRouter(container.tokens));
-  base.use(auditRouter(container.audit));
-  base.use(credentialRouter(container.credentials));
-  base.use(assetRouter(container.assetReadModel, container.assets, container.relationships, container.provenance));
-  base.use(relationshipRouter(container.relationships));
-  base.use(changeRouter(container.changes));
-  base.use(topologyRouter(container.topology));
-  base.use(graphQueryRouter(container.graphQueries));
-  base.use(insightRouter(container.insights));
-  base.use(flowRouter(container.flowAnalytics));
-  base.use(schemaRouter(container.schema));
-  base.use(importRouter(container.importer));
-  base.use(maintenanceRouter(container.maintenance, container.audit));
-  base.use(exportRouter(container.exports, container.metrics.exportRows));
-  base.use(targetRouter(container.targets));
-  base.use(runRouter(container.discovery));
-  base.use(diagnosisRouter(container.diagnosis));
-  base.use(alertRouter(container.alerts));
+  base.use(routeIndex([
+    healthRouter(container.health),
+    metricsRouter(container.metrics),
+    authRouter(container.auth, container.users, container.tokens, cookiePath),
+    userRouter(container.users, container.tokens),
+    integrationKeyRouter(container.tokens),
+    auditRouter(container.audit),
+    credentialRouter(container.credentials),
+    assetRouter(container.assetReadModel, container.assets, container.relationships, container.provenance),
+    relationshipRouter(container.relationships),
+    changeRouter(container.changes),
+    topologyRouter(container.topology),
+    graphQueryRouter(container.graphQueries),
+    insightRouter(container.insights),
+    flowRouter(container.flowAnalytics),
+    schemaRouter(container.schema),
+    importRouter(container.importer),
+    maintenanceRouter(container.maintenance, container.audit),
+    exportRouter(container.exports, container.metrics.exportRows),
+    targetRouter(container.targets),
+    runRouter(container.discovery),
+    diagnosisRouter(container.diagnosis),
+    alertRouter(container.alerts),
+  ]));
 
   app.use(requestContextMiddleware(logger, container.metrics));
   // gzip or br when the client asks (exports too, still streamed); below 1 kB it is not worth it.
