@@ -5,33 +5,29 @@
 // INACTIVE asset back to ACTIVE, never a DECOMMISSIONED one. updatedAt and changeSeq move only
 // when a value, the type or the status changed, not on a mere sighting.
 {{> changes/_next-seq}}
+WITH txSeq, datetime($observedAt) AS observedAt
 UNWIND range(0, size($rows) - 1) AS i
-WITH txSeq, i, $rows[i] AS row
+WITH txSeq, observedAt, i, $rows[i] AS row
 MERGE (a:Asset {id: row.id})
-ON CREATE SET a.firstSeenAt = datetime($observedAt), a.status = 'ACTIVE', a.consecutiveScanFailures = 0, a.sources = [], a.createdSeq = txSeq * 1000000 + i
-WITH txSeq, i, row, a,
+ON CREATE SET a.firstSeenAt = observedAt, a.status = 'ACTIVE', a.consecutiveScanFailures = 0, a.sources = [], a.createdSeq = txSeq * 1000000 + i
+WITH txSeq, observedAt, i, row, a,
      CASE WHEN row.type IS NOT NULL THEN [row.type, row.category, row.nodeLabel]
           WHEN a.assetType IS NOT NULL THEN [a.assetType, a.assetCategory, null]
           ELSE [row.fallbackType, row.fallbackCategory, row.fallbackLabel] END AS kind
-WITH txSeq, i, row, a, kind,
+WITH txSeq, observedAt, i, row, a, kind,
      a.createdSeq = txSeq * 1000000 + i
        OR a.assetType IS NULL OR a.assetType <> kind[0]
        OR a.status IN ['STALE', 'INACTIVE']
        OR any(k IN keys(row.props) WHERE a[k] IS NULL OR a[k] <> row.props[k]) AS changed,
      [l IN labels(a) WHERE l <> 'Asset' AND kind[2] IS NOT NULL AND l <> kind[2]] AS oldLabels
-CALL (a, oldLabels) {
-  UNWIND oldLabels AS oldLabel
-  REMOVE a:$(oldLabel)
-}
-CALL (a, kind) {
-  WITH a, kind WHERE kind[2] IS NOT NULL
-  SET a:$(kind[2])
-}
+// Labels as lists (an empty one changes nothing): no subquery per row.
+REMOVE a:$(oldLabels)
+SET a:$(CASE WHEN kind[2] IS NULL THEN [] ELSE [kind[2]] END)
 SET a += row.props,
     a.assetType = kind[0],
     a.assetCategory = kind[1],
     a.displayName = coalesce(row.props.displayName, a.displayName, row.fallbackName),
-    a.lastSeenAt = datetime($observedAt),
+    a.lastSeenAt = observedAt,
     a.sources = CASE WHEN $source IN a.sources THEN a.sources ELSE a.sources + $source END,
     a.staleSince = CASE WHEN a.status IN ['STALE', 'INACTIVE'] THEN null ELSE a.staleSince END,
     a.status = CASE WHEN a.status IN ['STALE', 'INACTIVE'] THEN 'ACTIVE' ELSE a.status END

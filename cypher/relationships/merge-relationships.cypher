@@ -2,26 +2,23 @@
 // edge that touches a DECOMMISSIONED asset stays inactive; a retired edge seen again comes back.
 // updatedAt and changeSeq move when the edge is created, comes back, or its activity changes.
 {{> changes/_next-seq}}
+WITH txSeq, datetime($observedAt) AS observedAt
 UNWIND range(0, size($rows) - 1) AS i
-WITH txSeq, i, $rows[i] AS row, txSeq * 1000000 + i AS seq
+WITH observedAt, $rows[i] AS row, txSeq * 1000000 + i AS seq
 MATCH (s:Asset {id: row.source})
 MATCH (t:Asset {id: row.target})
 // {{merges}}: one MERGE per relationship type of the taxonomy, each in its own branch
-// (`WITH * WHERE row.type = 'T' MERGE (s)-[r:T]->(t) ... RETURN r`), written by code from its list:
+// (`WITH * WHERE row.type = 'T' MERGE (s)-[r:T]->(t) ON CREATE SET ... RETURN r`), written by code from its list:
 // Neo4j 5 plans a MERGE on a type given as a value, $(row.type), as a scan of every relationship of
 // the graph for each row.
-CALL (s, t, row, seq) {
+CALL (s, t, row, seq, observedAt) {
   {{merges}}
 }
-WITH seq, s, t, r, r.createdSeq = seq AS created, NOT (s.status = 'DECOMMISSIONED' OR t.status = 'DECOMMISSIONED') AS active
-CALL (r, created) {
-  WITH r WHERE created
-  SET r.id = randomUUID(), r.firstSeenAt = datetime($observedAt), r.sources = []
-}
-WITH seq, r, active, created, r.retiredAt IS NOT NULL OR r.active IS NULL OR r.active <> active AS changed
+WITH seq, observedAt, s, t, r, r.createdSeq = seq AS created, NOT (s.status = 'DECOMMISSIONED' OR t.status = 'DECOMMISSIONED') AS active
+WITH seq, observedAt, r, active, created, r.retiredAt IS NOT NULL OR r.active IS NULL OR r.active <> active AS changed
 SET r.active = active,
     r.retiredAt = null,
-    r.lastSeenAt = datetime($observedAt),
+    r.lastSeenAt = observedAt,
     r.sources = CASE WHEN $source IN r.sources THEN r.sources ELSE r.sources + $source END,
     r.updatedAt = CASE WHEN created OR changed THEN datetime() ELSE r.updatedAt END,
     r.changeKind = CASE WHEN created THEN 'CREATED' WHEN changed THEN 'UPDATED' ELSE r.changeKind END,

@@ -55,11 +55,15 @@ describe('bulk import', () => {
   });
 
   it('lets an unidentified endpoint become the host that the same address turns out to be, but never merges a VM into a switch', async () => {
+    const inCategory = async (category: string) => (await key.get(`/api/v1/assets?category=${category}&size=1`)).body.total as number;
     const endpoint = await key.post('/api/v1/import', { source: 'sweep', assets: [{ key: 'e', assetType: 'UNKNOWN_ENDPOINT', ipAddresses: ['10.7.7.7'] }] });
+    const [endpoints, hosts] = [await inCategory('ENDPOINT'), await inCategory('HOST')];
     const host = await key.post('/api/v1/import', { source: 'ssh', assets: [{ key: 'h', assetType: 'PHYSICAL_HOST', hostname: 'found-later', ipAddresses: ['10.7.7.7'] }] });
     expect(host.body.data.assets[0]).toMatchObject({ id: endpoint.body.data.assets[0].id, matchedBy: 'IP_ADDRESS' });
     const asset = await key.get(`/api/v1/assets/${host.body.data.assets[0].id}`);
     expect(asset.body.data).toMatchObject({ assetType: 'PHYSICAL_HOST', assetCategory: 'HOST', hostname: 'found-later' });
+    // The category's node label moved with it: counted once, under its new category.
+    expect([await inCategory('ENDPOINT'), await inCategory('HOST')]).toEqual([endpoints - 1, hosts + 1]);
     const other = await key.post('/api/v1/import', { source: 'snmp', assets: [{ key: 's', assetType: 'NETWORK_DEVICE', displayName: 'sw', ipAddresses: ['10.7.7.7'] }] });
     expect(other.body.data.assets[0].created).toBe(true);
   });

@@ -5,7 +5,7 @@ import { RELATIONSHIP_TYPES } from '../assets/asset-taxonomy.js';
 import type { AssetWrite, RelationshipMerge, RelationshipWrite } from './graph-writes.js';
 
 // The branches of merge-relationships, one per type (the types are the taxonomy's, never request text).
-const TYPED_MERGES = RELATIONSHIP_TYPES.map((type) => `WITH * WHERE row.type = '${type}' MERGE (s)-[r:${type}]->(t) ON CREATE SET r.createdSeq = seq RETURN r`).join('\n  UNION ALL\n  ');
+const TYPED_MERGES = RELATIONSHIP_TYPES.map((type) => `WITH * WHERE row.type = '${type}' MERGE (s)-[r:${type}]->(t) ON CREATE SET r.createdSeq = seq, r.id = randomUUID(), r.firstSeenAt = observedAt, r.sources = [] RETURN r`).join('\n  UNION ALL\n  ');
 
 export class LoadGraphRepository implements RelationshipMerge {
   constructor(private readonly graph: NeoGraph) {
