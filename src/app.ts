@@ -48,7 +48,7 @@ export function buildApp(container: Container): Express {
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxyValue(config.trustProxy));
 
-  const sessions = sessionMiddleware(container.sessionPool, {
+  const sessions = sessionMiddleware(container.sessionStore, {
     secret: container.secrets.sessionSecret,
     idleMinutes: config.sessionIdleMinutes,
     absoluteHours: config.sessionAbsoluteHours,

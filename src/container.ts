@@ -1,6 +1,7 @@
 // The composition root: stores first, then services, then what the HTTP layer and the job queue
 // need. No other module creates a database client or reads the environment.
 import { createAccessServices, type AccessServices } from './access-services.js';
+import { sessionStore, type SessionStore } from './features/auth/authentication-middleware.js';
 import type { Driver } from 'neo4j-driver';
 import pg from 'pg';
 import { AlertService } from './features/alerts/alert-service.js';
@@ -90,6 +91,7 @@ export interface Container extends AccessServices {
   db: Database;
   /** Connections of the browser-session store. */
   sessionPool: pg.Pool;
+  sessionStore: SessionStore;
   /** Connections of the streamed exports (COPY), apart from the API's. */
   copyPool: pg.Pool;
   driver: Driver;
@@ -155,6 +157,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   observeStatements(db, (seconds, failed) => metrics.storeCall('postgresql', 'statement', seconds, failed));
   const sessionPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 4, connectionTimeoutMillis: config.storeTimeoutMs, query_timeout: config.storeTimeoutMs, application_name: 'asset-inventory-sessions' });
   sessionPool.on('error', (error) => logger.warn('session store connection lost', { error }));
+  const sessions = sessionStore(sessionPool);
   const copyPool = createCopyPool({ url: stores.databaseUrl, max: EXPORT_CONNECTIONS, timeoutMs: config.storeTimeoutMs });
   copyPool.on('error', (error) => logger.warn('export connection lost', { error }));
   const driver = createDriver({
@@ -291,6 +294,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     logger,
     db,
     sessionPool,
+    sessionStore: sessions,
     copyPool,
     driver,
     graph,

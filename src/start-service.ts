@@ -109,7 +109,11 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
 
     const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword });
     cleanups.push(() => container.db.destroy());
-    cleanups.push(() => container.sessionPool.end());
+    // Its pruning timer outlives a stopped service otherwise, and then finds the pool ended.
+    cleanups.push(async () => {
+      await container.sessionStore.close();
+      await container.sessionPool.end();
+    });
     cleanups.push(() => container.copyPool.end());
     cleanups.push(() => container.flowPool.end());
     cleanups.push(() => container.driver.close());

@@ -33,11 +33,18 @@ export interface SessionSettings {
   cookiePath: string;
 }
 
-export function sessionMiddleware(pool: pg.Pool, settings: SessionSettings): RequestHandler {
+/** The browser sessions in PostgreSQL; close() stops its pruning timer (before its pool ends). */
+export type SessionStore = session.Store & { close(): void | Promise<void> };
+
+export function sessionStore(pool: pg.Pool): SessionStore {
+  return new (connectPgSimple(session))({ pool, tableName: 'http_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 });
+}
+
+export function sessionMiddleware(store: SessionStore, settings: SessionSettings): RequestHandler {
   return session({
     name: SESSION_COOKIE,
     secret: settings.secret,
-    store: new (connectPgSimple(session))({ pool, tableName: 'http_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 }),
+    store,
     resave: false,
     saveUninitialized: false,
     // Each request moves the idle time-out forward; the absolute one is checked on the session.
