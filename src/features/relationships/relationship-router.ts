@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import { queryOf } from '../../platform/http/api-query.js';
 import { pageEnvelope, pageRequest, pageWindow, windowed } from '../../platform/http/pagination.js';
-import { relationshipKey, type RelationshipReads } from './relationship-row.js';
+import { countsTotal, relationshipKey, type RelationshipReads } from './relationship-row.js';
 
 /** Page size of relationship lists: default 200, values above 1000 capped (docs/interface.md §4.5). */
 export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
@@ -15,13 +15,12 @@ export function relationshipRouter(relationships: RelationshipReads): Router {
     const filter = { types: q.type, sourceCategories: q.sourceCategory, targetCategories: q.targetCategory, activeOnly: q.activeOnly !== false, updatedAfter: q.updatedAfter };
     // The counts by type give the total, size the last page and place an offset: a page that
     // seeks after or before a cursor, or starts at the first row, reads them with its rows.
-    const sumOf = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
     const ahead = pageWindow(request);
     const [total, window, rows] = ahead.kind === 'after' || ahead.kind === 'before' || (ahead.kind === 'offset' && ahead.offset === 0)
-      ? await relationships.pageAndCounts(filter, ahead).then(({ rows, counts }) => [sumOf(counts), ahead, rows] as const)
+      ? await relationships.pageAndCounts(filter, ahead).then(({ rows, counts }) => [countsTotal(counts), ahead, rows] as const)
       : await relationships.countsByType(filter).then(async (counts) => {
-          const window = pageWindow(request, sumOf(counts));
-          return [sumOf(counts), window, await relationships.page(filter, window, counts)] as const;
+          const window = pageWindow(request, countsTotal(counts));
+          return [countsTotal(counts), window, await relationships.page(filter, window, counts)] as const;
         });
     const page = windowed(window, rows, relationshipKey);
     res.json(pageEnvelope(req, page.rows, total, request, page));

@@ -47,6 +47,9 @@ export function toRelationshipRow(raw: RawRelationshipRow): RelationshipRow {
   };
 }
 
+/** The number of rows over all types, from the counts by type. */
+export const countsTotal = (counts: Map<string, number>): number => [...counts.values()].reduce((a, b) => a + b, 0);
+
 /** The row key of the list order: the type, then the id. */
 export const relationshipKey = (row: RelationshipRow): RowKey => [row.relationshipType, row.id];
 

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Container } from '../../container.js';
-import { relationshipKey } from '../../features/relationships/relationship-row.js';
+import { countsTotal, relationshipKey } from '../../features/relationships/relationship-row.js';
 import { pageWindow, windowed, type PageRequest } from '../../platform/http/pagination.js';
 import { withStores } from './support.js';
 
@@ -31,7 +31,7 @@ function reads(container: Container): Record<string, () => Promise<{ data: unkno
     [REFERENCE_PATHS.relationships]: async () => {
       const window = pageWindow(FIRST_PAGE);
       const { rows, counts } = await container.relationships.pageAndCounts({ types: ['MANAGED_BY'], activeOnly: true }, window);
-      return { data: windowed(window, rows, relationshipKey).rows, total: [...counts.values()].reduce((a, b) => a + b, 0) };
+      return { data: windowed(window, rows, relationshipKey).rows, total: countsTotal(counts) };
     },
   };
 }
