@@ -69,6 +69,7 @@ import { CypherCatalog } from './platform/neo4j/cypher-catalog.js';
 import { createDriver, NeoGraph } from './platform/neo4j/neo4j-graph.js';
 import { createCopyPool } from './platform/postgres/copy-out.js';
 import { createDatabase, observeStatements, type Database } from './platform/postgres/postgres-client.js';
+import { RowCounts } from './platform/postgres/row-counts.js';
 import { Scheduler } from './platform/scheduler/scheduler.js';
 import { Metrics } from './platform/metrics.js';
 
@@ -89,6 +90,7 @@ export interface Container extends AccessServices {
   addresses: StoreAddresses;
   logger: Logger;
   db: Database;
+  rowCounts: RowCounts;
   /** Connections of the browser-session store. */
   sessionPool: pg.Pool;
   sessionStore: SessionStore;
@@ -176,8 +178,9 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     logger,
   });
   const access = createAccessServices(db, config, logger);
+  const rowCounts = new RowCounts(db);
   const assetGraph = new AssetGraphRepository(graph);
-  const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db));
+  const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db, rowCounts));
   const changeGraph = new ChangeGraphRepository(graph);
   const readAheads = metrics.counter({
     name: 'list_read_ahead_pages_total',
@@ -193,7 +196,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const importer = new ImportService(db, identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
-  const runs = new RunStore(db);
+  const runs = new RunStore(db, rowCounts);
   const unwrittenAssets = new UnwrittenAssetSweep(identities, graph);
   const observationLoader = new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState);
   const diagnosis = new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetStore, new CredentialStore(db), access.audit, logger);
@@ -285,14 +288,16 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     flowAnalytics: new FlowAnalyticsService(flowAnalyticsStore, identities, assetGraph, flowGraph),
     flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph, config.flowsCommunicationRetireHours * 3_600_000),
     maintenance: new MaintenanceJobs(
-      new RetentionSweep(db, graph, assetNames, changeGraph, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
+      new RetentionSweep(db, graph, rowCounts, assetNames, changeGraph, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
       new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),
+      rowCounts,
       logger,
     ),
     config,
     addresses: stores,
     logger,
     db,
+    rowCounts,
     sessionPool,
     sessionStore: sessions,
     copyPool,

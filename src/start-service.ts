@@ -146,7 +146,7 @@ export async function startService(config: AppConfig, logger: Logger): Promise<R
       const removed = await container.unwrittenAssets.run(new Date());
       logger.warn('the previous run stopped without shutting down; removed the rows of assets it never wrote to the graph', { assets: removed });
     }
-    container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron });
+    container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron, 'row-count-compaction': config.rowCountsCron });
     registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, container.followUp, { concurrency: config.jobsWorkerConcurrency }, logger);
     container.followUp.register();
     registerFlowJobs(container.scheduler, container.flowStore, container.flowInventory, container.flowRetention, config.flowsRetentionCron, logger);

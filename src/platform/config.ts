@@ -363,6 +363,12 @@ export const SETTINGS = {
     'When the retention sweep runs (UTC, seconds first when 6 fields).',
     { default: '0 15 2 * * *' },
   ),
+  rowCountsCron: setting(
+    'service.row-counts.cron',
+    cronExpression,
+    'When the changes of the row counts kept beside the lists (runs, sub-records) are folded into their base (UTC, seconds first when 6 fields); a count reads the changes since the last fold.',
+    { default: '30 * * * * *' },
+  ),
   flowsBindAddress: setting(
     'service.flows.bind-address',
     z.string().trim().min(1),

@@ -1,6 +1,7 @@
 // The sub-record kinds' models (src/features/subrecords/*-kind.ts) against what the migrations made
-// and what the API serves from them: a model that names a column its table lacks, or a natural key
-// without the unique index its upsert needs, fails here rather than at the first write.
+// and what the API serves from them: a model that names a column its table lacks, a natural key
+// without the unique index its upsert needs, or a table whose rows are not counted by asset (the
+// totals of its listing), fails here rather than at the first write.
 import { SUB_RECORD_KINDS } from '../../src/features/subrecords/sub-record-kinds.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
@@ -30,6 +31,20 @@ describe('the sub-record kinds', () => {
       [kind.table],
     );
     expect((rows as { columns: string[] }[]).map((r) => r.columns)).toContainEqual(['asset_id', kind.key].sort());
+  });
+
+  it.each(KINDS)('%s: its rows are counted by asset, and the listing\'s orders by name and by first sighting are indexed', async (_type, kind) => {
+    expect(await db()('row_count_sources').where({ source_table: kind.table }).first()).toMatchObject({ group_key_sql: 'asset_id::text' });
+    const { rows } = await db().raw(
+      `SELECT array_agg(a.attname::text ORDER BY k.n) AS columns
+         FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
+         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+        WHERE t.relname = ? GROUP BY i.indexrelid`,
+      [kind.table],
+    );
+    const indexed = (rows as { columns: string[] }[]).map((r) => r.columns);
+    expect(indexed).toContainEqual([kind.name, 'id']);
+    expect(indexed).toContainEqual([kind.firstSeen, kind.name, 'id']);
   });
 
   it.each(KINDS)('%s: the schema lists it as synthesized with the keys its model marks, and its export has the columns its model names', async (type, kind) => {

@@ -2,7 +2,7 @@
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
+import { UnchangedCache, type Versioned } from '../../platform/unchanged-cache.js';
 import { ASSET_TYPES, CATEGORIES, parentRule, type AssetType, type Category } from './asset-taxonomy.js';
 import { toAssetNode, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef } from './asset-summary.js';
 
@@ -71,13 +71,13 @@ function whereOf({ hostId: _synthesizedOnly, ...filter }: AssetFilter): { filter
 }
 
 export class AssetGraphRepository implements AssetReads {
-  private readonly counts: UnchangedGraphCache<number>;
+  private readonly counts: UnchangedCache<number>;
   // The keys of a type read every asset of the type: kept while the graph is unchanged.
-  private readonly attributeKeys: UnchangedGraphCache<Map<string, string[]>>;
+  private readonly attributeKeys: UnchangedCache<Map<string, string[]>>;
 
   constructor(private readonly graph: NeoGraph) {
-    this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
-    this.attributeKeys = new UnchangedGraphCache(graph, ATTRIBUTE_KEY_CACHE_ENTRIES);
+    this.counts = new UnchangedCache(() => graph.bookmark(), COUNT_CACHE_ENTRIES);
+    this.attributeKeys = new UnchangedCache(() => graph.bookmark(), ATTRIBUTE_KEY_CACHE_ENTRIES);
     graph.catalog.require(
       'assets/find-assets', 'assets/count-assets', 'assets/count-assets-in-store', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
       'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/stream-assets', 'assets/find-asset-ids',
@@ -196,10 +196,10 @@ export class AssetGraphRepository implements AssetReads {
     return undefined;
   }
 
-  private async countRead(filter: AssetFilter): Promise<{ value: number; bookmark: string }> {
+  private async countRead(filter: AssetFilter): Promise<Versioned<number>> {
     const { filters, params } = whereOf(filter);
     const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('assets/count-assets', params, { filters });
-    return { value: row?.total ?? 0, bookmark };
+    return { value: row?.total ?? 0, version: bookmark };
   }
 
   async get(id: string): Promise<AssetNode | undefined> {
@@ -237,7 +237,7 @@ export class AssetGraphRepository implements AssetReads {
   async customAttributeKeys(types: string[]): Promise<Map<string, string[]>> {
     return this.attributeKeys.get(JSON.stringify(types), async () => {
       const { rows, bookmark } = await this.graph.readWithBookmark<{ type: string; keys: string[] }>('assets/find-custom-attribute-keys', { types });
-      return { value: new Map(rows.map((r) => [r.type, r.keys])), bookmark };
+      return { value: new Map(rows.map((r) => [r.type, r.keys])), version: bookmark };
     });
   }
 }

@@ -4,12 +4,12 @@
 // listing pages over graph rows first, then each synthesized type in order (docs/interface.md, decision 5).
 import { createHash } from 'node:crypto';
 import { BadRequestError } from '../../platform/errors.js';
-import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
+import { pageWindow, readAcrossParts, windowed, type ListPart, type PageRequest, type PageWindow, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
 import type { AssetFilter, AssetNode, AssetSort } from './asset-summary.js';
 import { CATEGORIES, categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from './asset-taxonomy.js';
-import type { SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
+import type { KeyedRow, SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 
 export interface ParentReference {
   id: string;
@@ -188,39 +188,36 @@ export class AssetReadModel {
       throw new BadRequestError('updatedAfter applies to graph assets only: synthesized rows keep no change times.', [{ path: 'query.updatedAfter', message: 'not accepted with synthesized types' }]);
     }
     if (synthTypes.length === 0) return this.graphPage(requested && !graphTypes?.length ? undefined : graphFilter, sort, request);
-    if (request.cursor) throw new BadRequestError('This listing pages by page number only.', [{ path: 'query.cursor', message: 'not accepted with synthesized types' }]);
 
-    const parts: { count: () => Promise<number>; rows: (offset: number, limit: number) => Promise<AssetRow[]> }[] = [];
-    if (!requested || graphTypes?.length) {
-      parts.push({
-        count: () => this.assets.count(graphFilter),
-        rows: async (offset, limit) => (await this.assets.page(graphFilter, sort, { kind: 'offset', offset, limit })).map(toRowWithParent),
-      });
-    }
+    // Graph rows (when the type asks for graph types too), then each synthesized type: parts of
+    // one list, whose keys name their part, with one total.
+    const seeks = AssetGraphRepository.seeks(sort);
+    if (request.cursor && !seeks) throw new BadRequestError('This sort order pages by page number only.', [{ path: 'query.cursor', message: `not accepted with sort=${sort.field}` }]);
     const synthFilter = await this.synthesizedFilter(filter);
-    for (const type of synthTypes) {
-      const byHostName = type === 'INTERFACE' && sort.field === 'displayName';
-      parts.push({
-        count: () => this.synthesized.count(type, synthFilter),
-        rows: async (offset, limit) =>
-          this.synthesizedRows(
-            type,
-            byHostName
-              ? await this.synthesized.interfacesInHostOrder(synthFilter, await this.hostsByName(synthFilter), sort.direction, offset, limit)
-              : await this.synthesized.page(type, synthFilter, sort, offset, limit),
-          ),
-      });
-    }
-    // One total over the concatenation of the parts, and the page's window cut across them.
-    const counts = await Promise.all(parts.map((p) => p.count()));
-    const rows: AssetRow[] = [];
-    let offset = request.page * request.size;
-    for (const [i, part] of parts.entries()) {
-      const count = counts[i] as number;
-      if (rows.length < request.size && offset < count) rows.push(...(await part.rows(offset, Math.min(request.size - rows.length, count - offset))));
-      offset = Math.max(0, offset - count);
-    }
-    return { rows, total: counts.reduce((a, b) => a + b, 0) };
+    const withGraph = !requested || Boolean(graphTypes?.length);
+    const sizes = await Promise.all([
+      ...(withGraph ? [this.assets.count(graphFilter)] : []),
+      ...synthTypes.map((type) => this.synthesized.count(type, synthFilter)),
+    ]);
+    const parts: ListPart<AssetRow>[] = [
+      ...(withGraph ? [{
+        name: 'GRAPH',
+        read: async (window: PageWindow) => (await this.assets.page(graphFilter, sort, window)).map((r) => ({ item: toRowWithParent(r), key: AssetGraphRepository.keyOf(r.node, sort) })),
+      }] : []),
+      ...synthTypes.map((type) => ({
+        name: type,
+        read: async (window: PageWindow) => {
+          const keyed = await this.synthesized.rows(type, synthFilter, sort, window);
+          const rows = await this.synthesizedRows(type, keyed.map((k) => k.row));
+          return rows.map((item, i) => ({ item, key: (keyed[i] as KeyedRow).key }));
+        },
+      })),
+    ].map((part, i) => ({ ...part, size: sizes[i] as number }));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    const window = pageWindow(request, total);
+    const page = windowed(window, await readAcrossParts(parts, window), (r) => r.key);
+    const rows = page.rows.map((r) => r.item);
+    return { rows, total, nav: seeks ? { ...page, rows } : { rows, more: page.more } };
   }
 
   /** Graph assets only (none when `filter` is undefined: the types asked for are all synthesized and none passed). */
@@ -235,12 +232,6 @@ export class AssetReadModel {
     const page = windowed(window, read, (r) => AssetGraphRepository.keyOf(r.node, sort));
     const rows = page.rows.map(toRowWithParent);
     return { rows, total, nav: seeks ? { ...page, rows } : { rows, more: page.more } };
-  }
-
-  /** The hosts of the interfaces that pass the filter, by host name (then id). */
-  private async hostsByName(filter: SynthesizedFilter): Promise<string[]> {
-    const hosts = await this.assets.summaries(await this.synthesized.interfaceAssetIds(filter));
-    return hosts.sort((a, b) => (a.displayName < b.displayName ? -1 : a.displayName > b.displayName ? 1 : a.id < b.id ? -1 : 1)).map((h) => h.id);
   }
 
   /** q also matches rows of hosts whose name matches; site and environment select hosts. */

@@ -2,7 +2,10 @@
 // (software packages, running processes, discovered services, interfaces), with what q matches in
 // each (docs/interface.md §4.1). What each kind selects and searches is derived from its model.
 import type { Knex } from 'knex';
-import { countRows, type Database } from '../../platform/postgres/postgres-client.js';
+import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
+import { keysetRows, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
+import { ALL_ROWS, type RowCounts } from '../../platform/postgres/row-counts.js';
+import { UnchangedCache } from '../../platform/unchanged-cache.js';
 import type { ColumnType } from '../subrecords/sub-record-kind.js';
 import { SUB_RECORD_KINDS, type SynthesizedType } from '../subrecords/sub-record-kinds.js';
 
@@ -40,7 +43,7 @@ interface TableSpec {
   name: string;
   /** Text columns that q searches besides the name. */
   searched: string[];
-  /** The customAttributes, as SQL, qualified by the table (interfacesInHostOrder joins another relation). */
+  /** The customAttributes, as SQL, qualified by the table (the host order of interfaces joins another relation). */
   select: string[];
   firstSeen: string;
   lastSeen: string;
@@ -68,14 +71,44 @@ const TABLES = Object.fromEntries(
   ]),
 ) as Record<SynthesizedType, TableSpec>;
 
-const SORT_COLUMNS = { displayName: 'name', firstSeenAt: 'firstSeen', lastSeenAt: 'lastSeen' } as const;
+// The most significant ifIndex: interfaces without one come after the others of their host.
+const NO_IF_INDEX = 2_147_483_647;
+// Filtered totals that scan (a text search), kept while their table is unchanged.
+const COUNT_CACHE_ENTRIES = 500;
+
+/** A synthesized row with the key of its place in the listing's order. */
+export interface KeyedRow {
+  row: SynthesizedRow;
+  key: RowKey;
+}
+
+/** How the rows of a type are ordered for a sort: the key's columns, what to select to give each row's key back, and the key. */
+interface RowOrder {
+  columns: KeyColumn[];
+  select: Knex.Raw[];
+  joins?: (query: Knex.QueryBuilder) => Knex.QueryBuilder;
+  keyOf(row: SynthesizedRow): RowKey;
+}
 
 export class SynthesizedAssetStore {
-  constructor(private readonly db: Database) {}
+  // Per type, its text searches' counts, kept while its table's version holds.
+  private readonly counts: Map<SynthesizedType, UnchangedCache<number>>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly rowCounts: RowCounts,
+  ) {
+    this.counts = new Map(Object.entries(TABLES).map(([type, { table }]) => [type as SynthesizedType, new UnchangedCache<number>(() => this.version(table), COUNT_CACHE_ENTRIES)]));
+  }
+
+  private async version(table: string): Promise<string> {
+    const { rows } = await this.db.raw('SELECT ? AS version', [this.rowCounts.versionSql(table)]);
+    return rows[0].version;
+  }
 
   private filtered(type: SynthesizedType, filter: SynthesizedFilter): Knex.QueryBuilder {
     const spec = TABLES[type];
-    // Columns are qualified: interfacesInHostOrder joins another relation.
+    // Columns are qualified: the host order of interfaces joins another relation.
     const col = (c: string) => `${spec.table}.${c}`;
     return this.db(spec.table).modify((b) => {
       if (filter.hostIds) b.whereIn(col('asset_id'), filter.hostIds);
@@ -90,34 +123,57 @@ export class SynthesizedAssetStore {
     });
   }
 
+  /**
+   * The rows of a type that pass the filter. A filter of hosts alone (or none) is answered by the
+   * counts kept beside the table (row-counts.ts); a text search counts its matches, and the count
+   * is kept while the table is unchanged.
+   */
   async count(type: SynthesizedType, filter: SynthesizedFilter): Promise<number> {
-    return countRows(this.filtered(type, filter));
+    const { table } = TABLES[type];
+    if (filter.q === undefined) return this.rowCounts.count(table, filter.hostIds ? { keys: filter.hostIds } : ALL_ROWS);
+    return (this.counts.get(type) as UnchangedCache<number>).get(JSON.stringify(filter), async () => {
+      // The count and the version it holds for, in one snapshot.
+      const [row] = (await this.filtered(type, filter).select(this.db.raw('count(*)::float8 AS n'), this.db.raw('? AS version', [this.rowCounts.versionSql(table)]))) as { n: number; version: string }[];
+      return { value: row?.n ?? 0, version: row?.version ?? '' };
+    });
   }
 
-  async page(type: SynthesizedType, filter: SynthesizedFilter, sort: { field: string; direction: 'asc' | 'desc' }, offset: number, limit: number): Promise<SynthesizedRow[]> {
+  /** The order of a type's rows for the listing's sort (docs/interface.md §2.12 for interfaces by name). */
+  private order(type: SynthesizedType, sort: { field: string }): RowOrder {
     const spec = TABLES[type];
-    const key = SORT_COLUMNS[sort.field as keyof typeof SORT_COLUMNS] ?? 'name';
-    const column = key === 'name' ? spec.name : key === 'firstSeen' ? spec.firstSeen : spec.lastSeen;
-    return this.filtered(type, filter)
-      .select(this.columns(spec))
-      .orderBy([{ column, order: sort.direction }, { column: spec.name }, { column: 'id' }])
-      .offset(offset)
-      .limit(limit);
+    const col = (c: string) => `${spec.table}.${c}`;
+    const name: KeyColumn = { sql: col(spec.name), type: 'text' };
+    const id: KeyColumn = { sql: col('id'), type: 'uuid' };
+    if (type === 'INTERFACE' && sort.field === 'displayName') {
+      // By host name (the copy of asset names in PostgreSQL, read in its own order), host, ifIndex, name.
+      const ifOrder = this.db.raw('coalesce(??, ?)', [col('if_index'), NO_IF_INDEX]);
+      return {
+        columns: [{ sql: 'asset_names.display_name', type: 'text' }, { sql: col('asset_id'), type: 'uuid' }, { sql: ifOrder, type: 'integer' }, name, id],
+        select: [this.db.raw('asset_names.display_name AS "hostOrder"'), this.db.raw('? AS "ifOrder"', [ifOrder])],
+        joins: (q) => q.join('asset_names', 'asset_names.asset_id', col('asset_id')),
+        keyOf: (r) => [r.hostOrder as string, r.assetId, r.ifOrder as number, r.name, r.id],
+      };
+    }
+    const seen = sort.field === 'firstSeenAt' ? spec.firstSeen : sort.field === 'lastSeenAt' ? spec.lastSeen : undefined;
+    if (seen === undefined) return { columns: [name, id], select: [], keyOf: (r) => [r.name, r.id] };
+    return {
+      columns: [{ sql: col(seen), type: 'timestamp' }, name, id],
+      // To the microsecond, as stored: a seek lands exactly.
+      select: [this.db.raw(`to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "seenKey"`, [col(seen)])],
+      keyOf: (r) => [r.seenKey as string, r.name, r.id],
+    };
   }
 
-  /** The assets that have interfaces passing the filter. */
-  async interfaceAssetIds(filter: SynthesizedFilter): Promise<string[]> {
-    return this.filtered('INTERFACE', filter).distinct('asset_id').pluck('asset_id');
-  }
-
-  /** Interfaces in the order of their hosts (given, by host name), then ifIndex (docs/interface.md §2.12). */
-  async interfacesInHostOrder(filter: SynthesizedFilter, hostOrder: string[], direction: 'asc' | 'desc', offset: number, limit: number): Promise<SynthesizedRow[]> {
-    return this.filtered('INTERFACE', filter)
-      .join(this.db.raw('unnest(?::uuid[]) WITH ORDINALITY AS host_order(asset_id, ord)', [hostOrder]), 'host_order.asset_id', 'network_interfaces.asset_id')
-      .select(this.columns(TABLES.INTERFACE))
-      .orderByRaw(`host_order.ord ${direction === 'desc' ? 'DESC' : 'ASC'}, network_interfaces.if_index NULLS LAST, network_interfaces.name, network_interfaces.id`)
-      .offset(offset)
-      .limit(limit);
+  /** The rows of a type through a page window (in list order), each with its key in the listing's order. */
+  async rows(type: SynthesizedType, filter: SynthesizedFilter, sort: { field: string; direction: 'asc' | 'desc' }, window: PageWindow): Promise<KeyedRow[]> {
+    const order = this.order(type, sort);
+    const shape = (q: Knex.QueryBuilder) => (order.joins ? order.joins(q) : q).select([...this.columns(TABLES[type]), ...order.select]);
+    const rows = await keysetRows<SynthesizedRow>(this.filtered(type, filter), shape, order.columns, sort.direction, window);
+    return rows.map((row) => {
+      const key = order.keyOf(row);
+      const { hostOrder: _h, ifOrder: _i, seenKey: _s, ...plain } = row;
+      return { row: plain as SynthesizedRow, key };
+    });
   }
 
   /** The row with this id, in whichever table holds it. */

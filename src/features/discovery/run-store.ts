@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
-import { countRows, isUniqueViolation, keysetPage, type Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation, keysetPage, type Database } from '../../platform/postgres/postgres-client.js';
+import { ALL_ROWS, type CountedGroups, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { RUN_STATUSES, type RunError, type RunHistory, type RunRecord, type RunStatus, type RunSummary, type RunTrigger } from './run-record.js';
 import type { ScanErrorCode } from './scan-error-codes.js';
 
@@ -18,8 +19,19 @@ export interface RunFilter {
   statuses?: RunStatus[];
 }
 
+const RUNS = 'discovery_runs';
+
+/** The groups of runs (status/target, migration 20261130000000) that a filter selects. */
+function groupsOf(filter: RunFilter): CountedGroups {
+  if (filter.targetId !== undefined) return { keys: (filter.statuses?.length ? filter.statuses : RUN_STATUSES).map((s) => `${s}/${filter.targetId}`) };
+  return filter.statuses?.length ? { prefixes: filter.statuses.map((s) => `${s}/`) } : ALL_ROWS;
+}
+
 export class RunStore implements RunHistory {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly counts: RowCounts,
+  ) {}
 
   /** A new QUEUED run; undefined when the target already has a QUEUED or RUNNING one. */
   async create(targetId: string, targetName: string, trigger: RunTrigger, trx: Knex = this.db): Promise<RunRecord | undefined> {
@@ -44,14 +56,13 @@ export class RunStore implements RunHistory {
   }
 
   count(filter: RunFilter): Promise<number> {
-    return countRows(this.filtered(filter));
+    return this.counts.count(RUNS, groupsOf(filter));
   }
 
-  /** The number of runs in each status (every status named, 0 where none), in one query. */
+  /** The number of runs in each status (every status named, 0 where none). */
   async countByStatus(): Promise<Record<RunStatus, number>> {
-    const rows = await this.db('discovery_runs').select('status').count<{ status: RunStatus; count: string }[]>('* as count').groupBy('status');
     const counts = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as Record<RunStatus, number>;
-    for (const row of rows) counts[row.status] = Number(row.count);
+    for (const [group, n] of await this.counts.groups(RUNS)) counts[group.slice(0, group.indexOf('/')) as RunStatus] += n;
     return counts;
   }
 
@@ -60,7 +71,7 @@ export class RunStore implements RunHistory {
     const base = this.filtered(filter);
     // The key keeps queued_at to the microsecond, as text, so that a seek lands exactly.
     const shape = (q: typeof base) => q.select([...SELECT, this.db.raw(`to_char(queued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "keyTime"`)]);
-    const { rows, total } = await keysetPage<RunRecord & { keyTime: string }>(base, shape, ['queued_at', 'id'], 'desc', window);
+    const { rows, total } = await keysetPage<RunRecord & { keyTime: string }>(base, shape, [{ sql: 'queued_at', type: 'timestamp' }, { sql: 'id', type: 'uuid' }], 'desc', window, this.counts.total(RUNS, groupsOf(filter)));
     return { rows: rows.map(({ keyTime, ...run }) => ({ ...run, key: [keyTime, run.id] as RowKey })), total };
   }
 

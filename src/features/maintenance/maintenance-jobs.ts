@@ -1,12 +1,13 @@
-// The maintenance jobs, registered on the job queue (recurring, and the retention sweep once after
-// each start) and runnable now by name for operators and tests.
+// The maintenance jobs, registered on the job queue (recurring, and the retention sweep and the
+// compaction of row counts once after each start) and runnable now by name for operators and tests.
 import { NotFoundError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import type { RowCounts } from '../../platform/postgres/row-counts.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { AgingSweep } from './aging-sweep.js';
 import type { RetentionSweep } from './retention-sweep.js';
 
-export const MAINTENANCE_JOBS = ['retention-sweep', 'aging-sweep'] as const;
+export const MAINTENANCE_JOBS = ['retention-sweep', 'aging-sweep', 'row-count-compaction'] as const;
 export type MaintenanceJob = (typeof MAINTENANCE_JOBS)[number];
 
 export class MaintenanceJobs {
@@ -15,11 +16,13 @@ export class MaintenanceJobs {
   constructor(
     retention: RetentionSweep,
     aging: AgingSweep,
+    rowCounts: RowCounts,
     private readonly logger: Logger,
   ) {
     this.runners = {
       'retention-sweep': async () => ({ ...(await retention.run()) }),
       'aging-sweep': async () => ({ ...(await aging.run()) }),
+      'row-count-compaction': async () => ({ changesFolded: await rowCounts.compact() }),
     };
   }
 
@@ -28,7 +31,7 @@ export class MaintenanceJobs {
       scheduler.define(name, async () => {
         await this.run(name);
       }, { concurrency: 1 });
-      scheduler.defineRecurring({ name, cron: crons[name], runAfterStart: name === 'retention-sweep' });
+      scheduler.defineRecurring({ name, cron: crons[name], runAfterStart: name !== 'aging-sweep' });
     }
   }
 

@@ -7,6 +7,7 @@
 // them. Deletes run in bounded batches.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
+import type { RowCounts } from '../../platform/postgres/row-counts.js';
 import type { ChangeRetention } from '../changes/change-retention.js';
 import type { AssetName, AssetNameIndex } from '../import/asset-name.js';
 import type { UnwrittenAssetSweep } from '../import/unwritten-asset-sweep.js';
@@ -31,6 +32,7 @@ export class RetentionSweep {
   constructor(
     private readonly db: Database,
     private readonly graph: NeoGraph,
+    private readonly rowCounts: RowCounts,
     private readonly names: AssetNameIndex,
     private readonly changes: ChangeRetention,
     private readonly unwritten: UnwrittenAssetSweep,
@@ -78,10 +80,10 @@ export class RetentionSweep {
     }
   }
 
-  /** Sub-records whose asset is gone from the graph, asset by asset in batches. */
+  /** Sub-records whose asset is gone from the graph, asset by asset in batches (the assets holding rows from the counts by asset). */
   private async deleteOrphans(): Promise<number> {
     const assetIds = new Set<string>();
-    for (const table of SUB_RECORD_TABLES) for (const id of await this.db(table).distinct('asset_id').pluck('asset_id')) assetIds.add(id);
+    for (const table of SUB_RECORD_TABLES) for (const id of (await this.rowCounts.groups(table)).keys()) assetIds.add(id);
     const all = [...assetIds];
     let removed = 0;
     for (let i = 0; i < all.length; i += BATCH) {

@@ -9,7 +9,7 @@ import type { PageWindow } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { ReadAhead, type ReadAheadOutcome, type ReadWithBookmarks } from '../../platform/neo4j/read-ahead.js';
-import { UnchangedGraphCache } from '../../platform/neo4j/unchanged-graph-cache.js';
+import { UnchangedCache } from '../../platform/unchanged-cache.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
 import { relationshipKey, toRelationshipRow, type RawRelationshipRow, type RelationshipFilter, type RelationshipReads, type RelationshipRow } from './relationship-row.js';
 
@@ -62,7 +62,7 @@ interface StoreCounts {
 }
 
 export class RelationshipGraphRepository implements RelationshipReads {
-  private readonly counts: UnchangedGraphCache<number>;
+  private readonly counts: UnchangedCache<number>;
   private readonly ahead: ReadAhead<CountedPage>;
 
   constructor(private readonly graph: NeoGraph, readAheads?: (outcome: ReadAheadOutcome) => void) {
@@ -70,7 +70,7 @@ export class RelationshipGraphRepository implements RelationshipReads {
       'relationships/find-relationships-of-type', 'relationships/find-relationships-of-type-with-counts', 'relationships/count-relationships-of-type', 'relationships/count-relationships-by-type',
       'relationships/find-asset-relationships', 'relationships/count-asset-relationships',
     );
-    this.counts = new UnchangedGraphCache(graph, COUNT_CACHE_ENTRIES);
+    this.counts = new UnchangedCache(() => graph.bookmark(), COUNT_CACHE_ENTRIES);
     this.ahead = new ReadAhead(graph, READ_AHEAD_PAGES, READ_AHEAD_KEEP_MS, readAheads);
   }
 
@@ -107,7 +107,7 @@ export class RelationshipGraphRepository implements RelationshipReads {
     const counts = await Promise.all(types.map((type) =>
       this.counts.get(JSON.stringify([type, filter]), async () => {
         const { rows: [row], bookmark } = await this.graph.readWithBookmark<{ total: number }>('relationships/count-relationships-of-type', params, { type, filters });
-        return { value: row?.total ?? 0, bookmark };
+        return { value: row?.total ?? 0, version: bookmark };
       })));
     return new Map(types.map((t, i) => [t, counts[i] as number]));
   }

@@ -363,7 +363,9 @@ export interface paths {
      * service.retention.sub-asset-days, and the sub-records of assets that no longer exist;
      * `aging-sweep` moves ACTIVE assets not observed for service.aging.stale-after-days to STALE and
      * STALE ones not observed for service.aging.inactive-after-days to INACTIVE (never a
-     * DECOMMISSIONED one). Both also run on their schedules. Answers with what the run did.
+     * DECOMMISSIONED one); `row-count-compaction` folds the changes of the row counts kept beside
+     * the runs and the sub-records (the totals of their lists) into their base. Each also runs on
+     * its schedule. Answers with what the run did.
      */
     post: operations["runJob"];
   };
@@ -3642,7 +3644,7 @@ export interface operations {
         size?: components["parameters"]["Size"];
         cursor?: components["parameters"]["Cursor"];
         /**
-         * @description field or field,asc|desc; fields: displayName (default), assetType, assetCategory, status, site, environment, firstSeenAt, lastSeenAt, lastScanAt, updatedAt. Ties are ordered by display name, then id, in the same direction. Lists of graph assets sorted on displayName, assetType, assetCategory, status, firstSeenAt, lastSeenAt or updatedAt give cursor links; the others, and lists with synthesized types, page by number.
+         * @description field or field,asc|desc; fields: displayName (default), assetType, assetCategory, status, site, environment, firstSeenAt, lastSeenAt, lastScanAt, updatedAt. Ties are ordered by display name, then id, in the same direction. Lists sorted on displayName, assetType, assetCategory, status, firstSeenAt, lastSeenAt or updatedAt give cursor links, lists with synthesized types too (a synthesized row sorted on a field it lacks follows its name; interfaces sorted on displayName follow their host's name, then ifIndex); the others page by number.
          * @example lastSeenAt,desc
          */
         sort?: string;
@@ -4335,7 +4337,9 @@ export interface operations {
    * service.retention.sub-asset-days, and the sub-records of assets that no longer exist;
    * `aging-sweep` moves ACTIVE assets not observed for service.aging.stale-after-days to STALE and
    * STALE ones not observed for service.aging.inactive-after-days to INACTIVE (never a
-   * DECOMMISSIONED one). Both also run on their schedules. Answers with what the run did.
+   * DECOMMISSIONED one); `row-count-compaction` folds the changes of the row counts kept beside
+   * the runs and the sub-records (the totals of their lists) into their base. Each also runs on
+   * its schedule. Answers with what the run did.
    */
   runJob: {
     parameters: {
@@ -4351,7 +4355,7 @@ export interface operations {
           "application/json": {
             data: {
               /** @enum {string} */
-              job: "retention-sweep" | "aging-sweep";
+              job: "retention-sweep" | "aging-sweep" | "row-count-compaction";
               /**
                * Format: date-time
                * @example 2026-11-20T14:03:11.512Z
@@ -4362,7 +4366,7 @@ export interface operations {
                * @example 2026-11-20T14:03:11.512Z
                */
               finishedAt: string;
-              /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved, assetNamesRemoved, unwrittenAssetsRemoved, retiredRelationshipsPurged; aging-sweep: movedToStale, movedToInactive, assetsWithFactsDropped. */
+              /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved, assetNamesRemoved, unwrittenAssetsRemoved, retiredRelationshipsPurged; aging-sweep: movedToStale, movedToInactive, assetsWithFactsDropped; row-count-compaction: changesFolded. */
               summary: {
                 [key: string]: number;
               };

@@ -54,6 +54,9 @@ export interface PageEnvelope<T> {
   meta: { totalCount: number; page: number; size: number };
 }
 
+// The longest sort key: a part's name, then an interface's host name, host, ifIndex, name and id.
+const MAX_KEY_LENGTH = 6;
+
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
@@ -66,7 +69,7 @@ function decodeCursor(text: string): Cursor {
   } catch {
     throw invalid();
   }
-  const isKey = (k: unknown) => Array.isArray(k) && k.length > 0 && k.length <= 4 && k.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  const isKey = (k: unknown) => Array.isArray(k) && k.length > 0 && k.length <= MAX_KEY_LENGTH && k.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
   if (typeof value !== 'object' || value === null) throw invalid();
   const c = value as Record<string, unknown>;
   if (isKey(c.after)) return { after: c.after as RowKey };
@@ -142,6 +145,57 @@ export function pageEnvelope<T>(req: Request, data: T[], total: number, request:
     links: pageLinks(req, request, total, nav),
     meta: { totalCount: total, page: request.page, size: request.size },
   };
+}
+
+/**
+ * One part of a list made of parts listed one after another (graph assets, then each synthesized
+ * type): how many rows it holds, and its rows through a window of its own, each with its key.
+ */
+export interface ListPart<T> {
+  name: string;
+  size: number;
+  read(window: PageWindow): Promise<{ item: T; key: RowKey }[]>;
+}
+
+/**
+ * The rows of a window over parts listed one after another, in list order, each keyed by its
+ * part's name and then its key in the part: a seek starts in the part its cursor names and reads
+ * on into the next parts (or back into the previous ones) until the window is full; an offset is
+ * placed by the parts' sizes.
+ */
+export async function readAcrossParts<T>(parts: ListPart<T>[], window: PageWindow): Promise<{ item: T; key: RowKey }[]> {
+  const tagged = (part: ListPart<T>, rows: { item: T; key: RowKey }[]) => rows.map((r) => ({ item: r.item, key: [part.name, ...r.key] }));
+  const out: { item: T; key: RowKey }[] = [];
+  if (window.kind === 'offset') {
+    let skip = window.offset;
+    for (const part of parts) {
+      if (out.length >= window.limit) break;
+      if (skip >= part.size) {
+        skip -= part.size;
+        continue;
+      }
+      out.push(...tagged(part, await part.read({ kind: 'offset', offset: skip, limit: window.limit - out.length })));
+      skip = 0;
+    }
+    return out;
+  }
+  let at = parts.length - 1;
+  let first: PageWindow = { kind: 'tail', limit: window.limit };
+  if (window.kind === 'after' || window.kind === 'before') {
+    at = parts.findIndex((p) => p.name === window.key[0]);
+    if (at === -1) throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+    first = { kind: window.kind, key: window.key.slice(1), limit: window.limit };
+  }
+  const forwards = window.kind === 'after';
+  for (let i = at; i >= 0 && i < parts.length && out.length < window.limit; i += forwards ? 1 : -1) {
+    const part = parts[i] as ListPart<T>;
+    const limit = window.limit - out.length;
+    if (i !== at && part.size === 0) continue;
+    const rows = tagged(part, await part.read(i === at ? { ...first, limit } : forwards ? { kind: 'offset', offset: 0, limit } : { kind: 'tail', limit }));
+    if (forwards) out.push(...rows);
+    else out.unshift(...rows);
+  }
+  return out;
 }
 
 export const DEFAULT_PAGE_SIZE = 50;

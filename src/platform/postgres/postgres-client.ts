@@ -77,18 +77,21 @@ export async function countRows(query: Knex.QueryBuilder): Promise<number> {
 // The column that carries on each row of a page the total behind it.
 const TOTAL_COLUMN = 'page_total';
 
+/** The count of `filtered`. */
+const countOf = (filtered: Knex.QueryBuilder) => filtered.clone().clearSelect().clearOrder().count('*');
+
 /**
- * `shape` with the count of `filtered` as one more column: an uncorrelated subquery, which
- * PostgreSQL runs once for the statement, so that a page and its total cost one round trip.
+ * `shape` with the total as one more column (the count of the filter, or `counted`: SQL that
+ * answers it without a scan): an uncorrelated subquery, which PostgreSQL runs once for the
+ * statement, so that a page and its total cost one round trip.
  */
-function withTotal(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder): (query: Knex.QueryBuilder) => Knex.QueryBuilder {
-  const count = filtered.clone().clearSelect().clearOrder().count('*');
-  return (query) => shape(query).select(query.client.raw('(?) AS ??', [count, TOTAL_COLUMN]));
+function withTotal(total: Knex.QueryBuilder | Knex.Raw, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder): (query: Knex.QueryBuilder) => Knex.QueryBuilder {
+  return (query) => shape(query).select(query.client.raw('(?) AS ??', [total, TOTAL_COLUMN]));
 }
 
-/** The rows of a page without their total column, and the total (counted apart when the page is empty). */
-async function splitTotal<T>(rows: (T & Record<typeof TOTAL_COLUMN, string>)[], filtered: Knex.QueryBuilder): Promise<{ rows: T[]; total: number }> {
-  const total = rows[0] ? Number(rows[0][TOTAL_COLUMN]) : await countRows(filtered);
+/** The rows of a page without their total column, and the total (read apart when the page is empty). */
+async function splitTotal<T>(rows: (T & Record<typeof TOTAL_COLUMN, string>)[], readApart: () => Promise<number>): Promise<{ rows: T[]; total: number }> {
+  const total = rows[0] ? Number(rows[0][TOTAL_COLUMN]) : await readApart();
   return { rows: rows.map(({ [TOTAL_COLUMN]: _total, ...row }) => row as T), total };
 }
 
@@ -97,32 +100,68 @@ async function splitTotal<T>(rows: (T & Record<typeof TOTAL_COLUMN, string>)[], 
  * count reads the same filter.
  */
 export async function pagedQuery<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, page: number, size: number): Promise<{ rows: T[]; total: number }> {
-  const rows = await withTotal(filtered, shape)(filtered.clone()).limit(size).offset(page * size);
-  return splitTotal<T>(rows, filtered);
+  const rows = await withTotal(countOf(filtered), shape)(filtered.clone()).limit(size).offset(page * size);
+  return splitTotal<T>(rows, () => countRows(filtered));
 }
+
+/** A column of a sort key: a column name or an expression, and the type a cursor's value must have. */
+export interface KeyColumn {
+  sql: string | Knex.Raw;
+  type: 'text' | 'uuid' | 'timestamp' | 'integer';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;
+const KEY_VALUE_TYPES: Record<KeyColumn['type'], (v: unknown) => boolean> = {
+  text: (v) => typeof v === 'string',
+  uuid: (v) => typeof v === 'string' && UUID.test(v),
+  timestamp: (v) => typeof v === 'string' && TIMESTAMP.test(v),
+  integer: (v) => Number.isSafeInteger(v),
+};
+
+/** A key column given by name is a text column unless said otherwise. */
+const keyColumnOf = (c: string | KeyColumn): KeyColumn => (typeof c === 'string' ? { sql: c, type: 'text' } : c);
 
 /**
  * The rows of a page window over `filtered`, in the order of `keyColumns` (all in `direction`,
- * the last one unique), with the sort key of each row as `keyOf` reads it back. A seek compares
- * the whole key as one row value, which a btree index on the key columns serves in either
- * direction. Backwards windows read in reverse and turn the rows round.
+ * the last one unique); the caller selects what it needs to give each row's key back. A seek
+ * compares the whole key as one row value, which a btree index on the key columns serves in
+ * either direction. Backwards windows read in reverse and turn the rows round. A cursor's key
+ * that does not fit the columns is refused before any SQL runs.
  */
-async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: string[], direction: 'asc' | 'desc', window: PageWindow): Promise<T[]> {
+export async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: (string | KeyColumn)[], direction: 'asc' | 'desc', window: PageWindow): Promise<T[]> {
+  const columns = keyColumns.map(keyColumnOf);
   const backwards = window.kind === 'before' || window.kind === 'tail';
   const descending = (direction === 'desc') !== backwards;
-  const query = shape(filtered.clone()).orderBy(keyColumns.map((column) => ({ column, order: descending ? 'desc' : 'asc' })));
+  const dir = descending ? 'DESC' : 'ASC';
+  const placeholders = columns.map((c) => (typeof c.sql === 'string' ? '??' : '?')).join(', ');
+  const query = shape(filtered.clone()).orderByRaw(columns.map((c) => `${typeof c.sql === 'string' ? '??' : '?'} ${dir}`).join(', '), columns.map((c) => c.sql));
   if (window.kind === 'after' || window.kind === 'before') {
-    if (window.key.length !== keyColumns.length) throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
-    query.whereRaw(`(${keyColumns.map(() => '??').join(', ')}) ${descending ? '<' : '>'} (${keyColumns.map(() => '?').join(', ')})`, [...keyColumns, ...window.key]);
+    if (window.key.length !== columns.length || columns.some((c, i) => !KEY_VALUE_TYPES[c.type](window.key[i]))) {
+      throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+    }
+    const cmp = descending ? '<' : '>';
+    // The first column bounded alone too: a planner that cannot read a row comparison over
+    // columns of two tables, or over an expression, as a range of an index still reads one here.
+    const first = columns[0] as KeyColumn;
+    query.whereRaw(`${typeof first.sql === 'string' ? '??' : '?'} ${cmp}= ?`, [first.sql, window.key[0] as string | number]);
+    query.whereRaw(`(${placeholders}) ${cmp} (${columns.map(() => '?').join(', ')})`, [...columns.map((c) => c.sql), ...window.key]);
   }
   if (window.kind === 'offset') query.offset(window.offset);
   const rows = (await query.limit(window.limit)) as T[];
   return backwards ? rows.reverse() : rows;
 }
 
-/** The rows of a page window (see keysetRows) and the total of `filtered`, in one statement. */
-export async function keysetPage<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: string[], direction: 'asc' | 'desc', window: PageWindow): Promise<{ rows: T[]; total: number }> {
-  return splitTotal<T>(await keysetRows(filtered, withTotal(filtered, shape), keyColumns, direction, window), filtered);
+/** A total that needs no scan (row-counts.ts): its SQL, as a column of the page's statement, and the same read alone. */
+export interface CountedTotal {
+  sql: Knex.Raw;
+  read(): Promise<number>;
+}
+
+/** The rows of a page window (see keysetRows) and the total, counted of `filtered` unless given, in one statement. */
+export async function keysetPage<T>(filtered: Knex.QueryBuilder, shape: (query: Knex.QueryBuilder) => Knex.QueryBuilder, keyColumns: (string | KeyColumn)[], direction: 'asc' | 'desc', window: PageWindow, counted?: CountedTotal): Promise<{ rows: T[]; total: number }> {
+  const rows = await keysetRows<T & Record<typeof TOTAL_COLUMN, string>>(filtered, withTotal(counted?.sql ?? countOf(filtered), shape), keyColumns, direction, window);
+  return splitTotal<T>(rows, () => (counted ? counted.read() : countRows(filtered)));
 }
 
 /** Answers when PostgreSQL runs a query; used by the health check. */
@@ -145,9 +184,20 @@ const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
+/**
+ * Applies the migrations not yet applied, through a client of its own on the same connection
+ * settings but with no wait bound per statement: a migration that indexes or counts a table of
+ * millions of rows runs for minutes, where a request's statement is bounded by the store time-out.
+ */
 export async function migrateToLatest(db: Database): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
+  const config = (db.client as { config: Knex.Config }).config;
+  const migrator = knexFactory({ ...config, connection: { ...(config.connection as Knex.PgConnectionConfig), query_timeout: undefined }, pool: { min: 0, max: 1 } });
+  try {
+    const [, applied] = (await migrator.migrate.latest({ migrationSource })) as [number, string[]];
+    return applied;
+  } finally {
+    await migrator.destroy();
+  }
 }
 
 /** Reverts one applied migration, by its file name (a test of what that migration does to rows). */

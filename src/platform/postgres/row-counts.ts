@@ -1,0 +1,71 @@
+// Exact counts of the counted tables without a scan (migration 20261130000000_count_rows_by_group):
+// a count is the compacted base in row_counts plus the changes appended since, both read in one
+// statement so that they are the same snapshot. The SQL here is meant to be a column of the
+// statement that reads a page, so that a page and its total cost one round trip.
+import type { Knex } from 'knex';
+import type { CountedTotal, Database } from './postgres-client.js';
+
+/** The groups whose rows to count: the whole table, groups by key, or groups by a key's prefix. */
+export type CountedGroups = { all: true } | { keys: string[] } | { prefixes: string[] };
+
+/** The groups of a table's total. */
+export const ALL_ROWS: CountedGroups = { all: true };
+
+export class RowCounts {
+  constructor(private readonly db: Database) {}
+
+  /** A scalar subquery: the rows of `table` in `groups`. */
+  countSql(table: string, groups: CountedGroups): Knex.Raw {
+    const [where, values] =
+      'all' in groups ? ["group_key = ''", []]
+      : 'keys' in groups ? ['group_key = ANY(?::text[])', [groups.keys]]
+      // A group key is compared in "C" order: a prefix bounds a range of the key's index.
+      : ['group_key LIKE ANY(?::text[])', [groups.prefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)]];
+    return this.db.raw(
+      `(SELECT coalesce(sum(n), 0)::float8 FROM (
+          SELECT row_count AS n FROM row_counts WHERE source_table = ? AND ${where}
+          UNION ALL SELECT delta FROM row_count_changes WHERE source_table = ? AND ${where}) counted)`,
+      [table, ...values, table, ...values],
+    );
+  }
+
+  /**
+   * A scalar subquery: the state of `table` as text. Two snapshots that give the same text hold the
+   * same rows (each writing statement appends a change of the total; only a compaction, which it
+   * counts, removes them).
+   */
+  versionSql(table: string): Knex.Raw {
+    return this.db.raw(
+      `(SELECT compactions || '.' || (SELECT count(*) FROM row_count_changes WHERE source_table = ? AND group_key = '') FROM row_count_sources WHERE source_table = ?)`,
+      [table, table],
+    );
+  }
+
+  /** The rows of `table` in `groups`, as the total of a page (keysetPage). */
+  total(table: string, groups: CountedGroups): CountedTotal {
+    return { sql: this.countSql(table, groups), read: () => this.count(table, groups) };
+  }
+
+  async count(table: string, groups: CountedGroups): Promise<number> {
+    const { rows } = await this.db.raw('SELECT ? AS n', [this.countSql(table, groups)]);
+    return Number(rows[0].n);
+  }
+
+  /** The rows of each group of `table` that holds rows. */
+  async groups(table: string): Promise<Map<string, number>> {
+    const { rows } = await this.db.raw(
+      `SELECT group_key, sum(n)::float8 AS n FROM (
+         SELECT group_key, row_count AS n FROM row_counts WHERE source_table = ? AND group_key <> ''
+         UNION ALL SELECT group_key, delta FROM row_count_changes WHERE source_table = ? AND group_key <> '') counted
+       GROUP BY group_key HAVING sum(n) > 0`,
+      [table, table],
+    );
+    return new Map(rows.map((r: { group_key: string; n: number }) => [r.group_key, r.n]));
+  }
+
+  /** Folds the changes appended so far into the base; answers how many it folded. */
+  async compact(): Promise<number> {
+    const { rows } = await this.db.raw('SELECT compact_row_counts() AS folded');
+    return Number(rows[0].folded);
+  }
+}
