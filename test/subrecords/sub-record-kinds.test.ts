@@ -33,7 +33,7 @@ describe('the sub-record kinds', () => {
     expect((rows as { columns: string[] }[]).map((r) => r.columns)).toContainEqual(['asset_id', kind.key].sort());
   });
 
-  it.each(KINDS)('%s: its rows are counted by asset, and the listing\'s orders by name and by first sighting are indexed', async (_type, kind) => {
+  it.each(KINDS)('%s: its rows are counted by asset, and the listing\'s orders by name and by first sighting, and what q searches, are indexed', async (_type, kind) => {
     expect(await db()('row_count_sources').where({ source_table: kind.table }).first()).toMatchObject({ group_key_sql: 'asset_id::text' });
     const { rows } = await db().raw(
       `SELECT array_agg(a.attname::text ORDER BY k.n) AS columns
@@ -45,6 +45,7 @@ describe('the sub-record kinds', () => {
     const indexed = (rows as { columns: string[] }[]).map((r) => r.columns);
     expect(indexed).toContainEqual([kind.name, 'id']);
     expect(indexed).toContainEqual([kind.firstSeen, kind.name, 'id']);
+    expect(indexed).toContainEqual([kind.name, ...kind.columns.filter((c) => c.searched).map((c) => c.name)]);
   });
 
   it.each(KINDS)('%s: the schema lists it as synthesized with the keys its model marks, and its export has the columns its model names', async (type, kind) => {

@@ -133,6 +133,18 @@ describe('GET /assets: cursor links over synthesized rows', () => {
     }
   });
 
+  it('sorts processes by their last sighting, and packages by theirs only within one host', async () => {
+    const all = (await get('/api/v1/assets?type=RUNNING_PROCESS&sort=lastSeenAt,desc&size=1000')).data;
+    expect(all).toHaveLength(6);
+    expect(keys(await walk('/api/v1/assets?type=RUNNING_PROCESS&sort=lastSeenAt,desc&size=4'))).toEqual(keys(all));
+    const refused = await api.get('/api/v1/assets?type=RUNNING_PROCESS,SOFTWARE_PACKAGE&sort=lastSeenAt');
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('hostId');
+    const oneHost = (await get(`/api/v1/assets?type=SOFTWARE_PACKAGE&hostId=${ids.bravo}&sort=lastSeenAt&size=1000`)).data;
+    expect(oneHost.map((r) => r.parent?.displayName)).toEqual(Array(oneHost.length).fill('bravo'));
+    expect(oneHost.length).toBeGreaterThan(0);
+  });
+
   it('walks interfaces by host name, then ifIndex (none last), by cursor', async () => {
     const all = keys((await get('/api/v1/assets?type=INTERFACE&size=1000')).data);
     expect(all).toEqual(['alpha/lo', 'alpha/bond0', 'alpha/eth9', 'bravo/eth0', 'bravo/eth1']);

@@ -194,6 +194,7 @@ export class AssetReadModel {
     const seeks = AssetGraphRepository.seeks(sort);
     if (request.cursor && !seeks) throw new BadRequestError('This sort order pages by page number only.', [{ path: 'query.cursor', message: `not accepted with sort=${sort.field}` }]);
     const synthFilter = await this.synthesizedFilter(filter);
+    for (const type of synthTypes) this.synthesized.assertSortable(type, sort, filter.hostId !== undefined);
     const withGraph = !requested || Boolean(graphTypes?.length);
     const sizes = await Promise.all([
       ...(withGraph ? [this.assets.count(graphFilter)] : []),

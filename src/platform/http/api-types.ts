@@ -3644,7 +3644,7 @@ export interface operations {
         size?: components["parameters"]["Size"];
         cursor?: components["parameters"]["Cursor"];
         /**
-         * @description field or field,asc|desc; fields: displayName (default), assetType, assetCategory, status, site, environment, firstSeenAt, lastSeenAt, lastScanAt, updatedAt. Ties are ordered by display name, then id, in the same direction. Lists sorted on displayName, assetType, assetCategory, status, firstSeenAt, lastSeenAt or updatedAt give cursor links, lists with synthesized types too (a synthesized row sorted on a field it lacks follows its name; interfaces sorted on displayName follow their host's name, then ifIndex); the others page by number.
+         * @description field or field,asc|desc; fields: displayName (default), assetType, assetCategory, status, site, environment, firstSeenAt, lastSeenAt, lastScanAt, updatedAt. Ties are ordered by display name, then id, in the same direction. Lists sorted on displayName, assetType, assetCategory, status, firstSeenAt, lastSeenAt or updatedAt give cursor links, lists with synthesized types too (a synthesized row sorted on a field it lacks follows its name; interfaces sorted on displayName follow their host's name, then ifIndex); the others page by number. lastSeenAt is refused (400) for SOFTWARE_PACKAGE, DISCOVERED_SERVICE and INTERFACE rows unless hostId selects one host's: each rescan rewrites their last sighting in place, where no index holds it.
          * @example lastSeenAt,desc
          */
         sort?: string;

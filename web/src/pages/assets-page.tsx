@@ -57,6 +57,7 @@ export function AssetsPage() {
   const types = schema.data?.data.map((t) => t.type) ?? [];
   const categories = [...new Set(schema.data?.data.filter((t) => !t.synthesized).map((t) => t.category) ?? [])];
   const selectedTypes = listParam('type');
+  const synthesized = new Set(schema.data?.data.filter((t) => t.synthesized).map((t) => t.type) ?? []);
   const exportName = selectedTypes.length === 1 && SYNTHESIZED_EXPORTS[selectedTypes[0] as string] ? SYNTHESIZED_EXPORTS[selectedTypes[0] as string] : 'assets';
   const exportQuery = exportName === 'assets' ? query({ type: listParam('type'), category: listParam('category'), status: listParam('status'), site: listParam('site'), environment: listParam('environment') }) : '';
 
@@ -70,7 +71,8 @@ export function AssetsPage() {
     { key: 'ip', label: 'Addresses', render: (a) => (a.ipAddresses ?? []).slice(0, 2).join(', ') || '—' },
     { key: 'parent', label: 'Parent', render: (a) => (a.parent ? <Link to={`/assets/${a.parent.id}`}>{a.parent.displayName}</Link> : '—') },
     { key: 'scan', label: 'Last scan', render: (a) => text(a.lastScanOutcome) },
-    { key: 'seen', label: 'Last seen', sort: 'lastSeenAt', render: (a) => when(a.lastSeenAt) },
+    // Not with synthesized types: most of them refuse it, their last sighting being rewritten in place (api.yaml).
+    { key: 'seen', label: 'Last seen', sort: selectedTypes.some((t) => synthesized.has(t)) ? undefined : 'lastSeenAt', render: (a) => when(a.lastSeenAt) },
   ];
 
   return (
