@@ -150,6 +150,10 @@ describe('GET /assets: cursor links over synthesized rows', () => {
     expect(all).toEqual(['alpha/lo', 'alpha/bond0', 'alpha/eth9', 'bravo/eth0', 'bravo/eth1']);
     expect(keys(await walk('/api/v1/assets?type=INTERFACE&size=2'))).toEqual(all);
     expect(keys(await walk('/api/v1/assets?type=INTERFACE&sort=displayName,desc&size=2'))).toEqual([...all].reverse());
+    // A renamed host's interfaces move with its name.
+    await importing({ assets: [{ ...hosts[0], displayName: 'zulu' }, hosts[1]] });
+    expect(keys(await walk('/api/v1/assets?type=INTERFACE&size=2'))).toEqual(['bravo/eth0', 'bravo/eth1', 'zulu/lo', 'zulu/bond0', 'zulu/eth9']);
+    await importing({ assets: hosts });
   });
 
   it('keeps each total exact: the whole table, one host, a site, and a text search counted again after a write', async () => {

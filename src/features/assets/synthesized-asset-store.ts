@@ -44,7 +44,7 @@ interface TableSpec {
   name: string;
   /** Text columns that q searches besides the name. */
   searched: string[];
-  /** The customAttributes, as SQL, qualified by the table (the host order of interfaces joins another relation). */
+  /** The customAttributes, as SQL, qualified by the table. */
   select: string[];
   firstSeen: string;
   lastSeen: string;
@@ -75,8 +75,6 @@ const TABLES = Object.fromEntries(
   ]),
 ) as Record<SynthesizedType, TableSpec>;
 
-// The most significant ifIndex: interfaces without one come after the others of their host.
-const NO_IF_INDEX = 2_147_483_647;
 // Filtered totals that scan (a text search), kept while their table is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
 
@@ -90,7 +88,6 @@ export interface KeyedRow {
 interface RowOrder {
   columns: KeyColumn[];
   select: Knex.Raw[];
-  joins?: (query: Knex.QueryBuilder) => Knex.QueryBuilder;
   keyOf(row: SynthesizedRow): RowKey;
 }
 
@@ -112,7 +109,6 @@ export class SynthesizedAssetStore {
 
   private filtered(type: SynthesizedType, filter: SynthesizedFilter): Knex.QueryBuilder {
     const spec = TABLES[type];
-    // Columns are qualified: the host order of interfaces joins another relation.
     const col = (c: string) => `${spec.table}.${c}`;
     return this.db(spec.table).modify((b) => {
       if (filter.hostIds) b.whereIn(col('asset_id'), filter.hostIds);
@@ -171,12 +167,10 @@ export class SynthesizedAssetStore {
     const name: KeyColumn = { sql: unindexed(spec.name, "|| ''"), type: 'text' };
     const id: KeyColumn = { sql: col('id'), type: 'uuid' };
     if (type === 'INTERFACE' && sort.field === 'displayName') {
-      // By host name (the copy of asset names in PostgreSQL, read in its own order), host, ifIndex, name.
-      const ifOrder = this.db.raw('coalesce(??, ?)', [col('if_index'), NO_IF_INDEX]);
+      // By its host's name (kept on the row), host, ifIndex (none last), name: one index.
       return {
-        columns: [{ sql: 'asset_names.display_name', type: 'text' }, { sql: col('asset_id'), type: 'uuid' }, { sql: ifOrder, type: 'integer' }, name, id],
-        select: [this.db.raw('asset_names.display_name AS "hostOrder"'), this.db.raw('? AS "ifOrder"', [ifOrder])],
-        joins: (q) => q.join('asset_names', 'asset_names.asset_id', col('asset_id')),
+        columns: [{ sql: col('host_name'), type: 'text' }, { sql: col('asset_id'), type: 'uuid' }, { sql: col('if_order'), type: 'integer' }, name, id],
+        select: [this.db.raw('?? AS "hostOrder"', [col('host_name')]), this.db.raw('?? AS "ifOrder"', [col('if_order')])],
         keyOf: (r) => [r.hostOrder as string, r.assetId, r.ifOrder as number, r.name, r.id],
       };
     }
@@ -193,7 +187,7 @@ export class SynthesizedAssetStore {
   /** The rows of a type through a page window (in list order), each with its key in the listing's order. */
   async rows(type: SynthesizedType, filter: SynthesizedFilter, sort: { field: string; direction: 'asc' | 'desc' }, window: PageWindow): Promise<KeyedRow[]> {
     const order = this.order(type, sort, filter.q !== undefined);
-    const shape = (q: Knex.QueryBuilder) => (order.joins ? order.joins(q) : q).select([...this.columns(TABLES[type]), ...order.select]);
+    const shape = (q: Knex.QueryBuilder) => q.select([...this.columns(TABLES[type]), ...order.select]);
     const rows = await keysetRows<SynthesizedRow>(this.filtered(type, filter), shape, order.columns, sort.direction, window);
     return rows.map((row) => {
       const key = order.keyOf(row);

@@ -20,8 +20,9 @@ import type { AssetFilter, AssetSort } from '../../features/assets/asset-summary
 import { EXPORT_SPECS, selectSql, type SubRecordExport, type SubRecordExportFilter } from '../../features/exports/sub-record-export-store.js';
 import { RELATIONSHIP_TYPES } from '../../features/assets/asset-taxonomy.js';
 import { SubRecordStore } from '../../features/subrecords/sub-record-store.js';
+import { SynthesizedAssetStore, type KeyedRow, type SynthesizedFilter, type SynthesizedType } from '../../features/assets/synthesized-asset-store.js';
 import { TopologyGraphRepository } from '../../features/topology/topology-graph-repository.js';
-import { pageWindow, windowed, type PageWindow } from '../../platform/http/pagination.js';
+import { pageWindow, windowed, type PageWindow, type WindowedRows } from '../../platform/http/pagination.js';
 import { copySetting } from '../../platform/postgres/copy-out.js';
 import { fromProjectRoot } from '../../platform/project-root.js';
 import { STARTUP_RUN_DELAY_SECONDS } from '../../platform/scheduler/scheduler.js';
@@ -105,6 +106,8 @@ async function buildEstate(container: Container, size: EstateSize): Promise<Esta
        FROM generate_series(1, ?::int) AS g`,
     [size.runs],
   );
+  // The changes of the row counts that the writes above appended, folded as the service's job folds them.
+  await container.rowCounts.compact();
   await container.db.raw('ANALYZE');
   const count = async (table: string) => Number((await container.db(table).count<{ count: string }[]>('* as count'))[0]?.count ?? 0);
   return {
@@ -254,6 +257,7 @@ const LIST_WARMUP_ROUNDS = 100;
 const LOAD_SECONDS = 20;
 const CONCURRENCY = 16;
 const CHANGE_FEED_ITEMS = 100_000;
+const SOFTWARE_WALK_ROWS = 100_000;
 
 interface WalkRate {
   rowsPerSecond: number;
@@ -330,6 +334,19 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   const deepUrl = deepOffset.links.next.replace(service.base, '');
   const deepCursor = new URL(deepOffset.links.next).searchParams.get('cursor') as string;
   const deepKey = (JSON.parse(Buffer.from(deepCursor, 'base64url').toString('utf8')) as { after: (string | null)[] }).after;
+  // Synthesized rows (docs/interface.md §4.9, for interactive queries and CMDB sync): the store's
+  // page and its total, beside each other as the read model reads them, then their hosts (the parent block).
+  const synth = new SynthesizedAssetStore(container.db, container.rowCounts);
+  const synthPage = async (type: SynthesizedType, filter: SynthesizedFilter = {}, window: PageWindow = firstPage) => {
+    const [rows] = await Promise.all([synth.rows(type, filter, byName, window), synth.count(type, filter)]);
+    // An interface's connections, and their far ends among the hosts.
+    const connections = type === 'INTERFACE' ? await synth.connections(rows.map((r) => r.row.id)) : [];
+    await repo.summaries([...new Set([...rows.map((r) => r.row.assetId), ...connections.map((c) => c.otherAssetId)])]);
+    return rows;
+  };
+  const searched = async (type: SynthesizedType, q: string) => synthPage(type, { q, hostsMatchingQ: await repo.ids({ q }) });
+  const deepSoftware = await api.get<{ links: { next: string } }>(`/api/v1/assets?type=SOFTWARE_PACKAGE&size=50&page=${deepPage - 1}`);
+  const deepSoftwareKey = (JSON.parse(Buffer.from(new URL(deepSoftware.links.next).searchParams.get('cursor') as string, 'base64url').toString('utf8')) as { after: (string | null)[] }).after;
   const listRows: [string, string, () => Promise<unknown>, () => Promise<unknown>][] = [
     ['GET /assets?size=50', 'the page statement (page with parents and total)', () => text('/api/v1/assets?size=50'), () => pageOf({})],
     ['GET /assets?q=vm-par-01&size=50', 'the same, q on the text index', () => text('/api/v1/assets?q=vm-par-01&size=50'), () => pageOf({ q: 'vm-par-01' })],
@@ -337,6 +354,11 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
     [`GET /assets page ${int(deepPage)} by its next link (cursor)`, 'the same, seeking after the cursor', () => text(deepUrl), () => pageOf({}, { kind: 'after', key: deepKey, limit: 51 })],
     [`GET /assets?size=50&page=${deepPage} (offset, for contrast)`, `the page statement skipping ${int(deepPage * 50)} rows`, () => text(`/api/v1/assets?size=50&page=${deepPage}`), () => pageOf({}, { kind: 'offset', offset: deepPage * 50, limit: 51 })],
     ['GET /discovery/runs?size=50', 'the run page query', () => text('/api/v1/discovery/runs?size=50'), () => container.runs.list({}, firstPage)],
+    ['GET /assets?type=SOFTWARE_PACKAGE&size=50', 'the package page, its total from the row counts, its hosts', () => text('/api/v1/assets?type=SOFTWARE_PACKAGE&size=50'), () => synthPage('SOFTWARE_PACKAGE')],
+    [`GET /assets?type=SOFTWARE_PACKAGE page ${int(deepPage)} by its next link (cursor)`, 'the same, seeking after the cursor', () => text(deepSoftware.links.next.replace(service.base, '')),
+      () => synthPage('SOFTWARE_PACKAGE', {}, { kind: 'after', key: deepSoftwareKey.slice(1), limit: 51 })],
+    ['GET /assets?type=SOFTWARE_PACKAGE&q=openssl&size=50', 'the same, q on the trigram index (its count kept), the hosts q names', () => text('/api/v1/assets?type=SOFTWARE_PACKAGE&q=openssl&size=50'), () => searched('SOFTWARE_PACKAGE', 'openssl')],
+    ['GET /assets?type=INTERFACE&size=50', 'the interface page by host name, its total, its hosts', () => text('/api/v1/assets?type=INTERFACE&size=50'), () => synthPage('INTERFACE')],
     ['reference: the /assets reads behind a bare node:http handler', 'the page statement (page with parents and total)', () => referenceText(REFERENCE_PATHS.assets), () => pageOf({})],
     ['reference: the /discovery/runs reads behind a bare node:http handler', 'the run page query', () => referenceText(REFERENCE_PATHS.runs), () => container.runs.list({}, firstPage)],
   ];
@@ -383,6 +405,32 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   };
   const { http: relHttp, bare: relBare } = await walkRates(relWalkHttp, relWalkBare);
   console.log(`relationships: ${int(relHttp.rowsPerSecond)} rows/s over HTTP, ${int(relBare.rowsPerSecond)} bare`);
+
+  // A CMDB sync of software through the assets endpoint (docs/interface.md §4.9): its first rows by next links.
+  const softwareWalkRows = Math.min(SOFTWARE_WALK_ROWS, facts.rows.software);
+  const softwareWalkHttp = async () => {
+    let rows = 0;
+    let url: string | undefined = '/api/v1/assets?type=SOFTWARE_PACKAGE&size=1000';
+    while (url && rows < softwareWalkRows) {
+      const page: { data: unknown[]; links: { next?: string } } = await json(url);
+      rows += page.data.length;
+      url = page.links.next?.replace(service.base, '');
+    }
+    return rows;
+  };
+  const softwareWalkBare = async () => {
+    let rows = 0;
+    let window: PageWindow = { kind: 'offset', offset: 0, limit: 1001 };
+    while (rows < softwareWalkRows) {
+      const page: WindowedRows<KeyedRow> = windowed(window, await synthPage('SOFTWARE_PACKAGE', {}, window), (r) => r.key);
+      rows += page.rows.length;
+      if (!page.more) break;
+      window = { kind: 'after', key: page.lastKey as (string | null)[], limit: 1001 };
+    }
+    return rows;
+  };
+  const software = await walkRates(softwareWalkHttp, softwareWalkBare);
+  console.log(`software: ${int(software.http.rowsPerSecond)} rows/s over HTTP, ${int(software.bare.rowsPerSecond)} bare`);
 
   // Following the change feed from the beginning for 100,000 changes (the estate's creations).
   const feedTarget = Math.min(CHANGE_FEED_ITEMS, facts.assets + facts.relationships);
@@ -507,6 +555,8 @@ The service runs as its own process (\`node dist/main.js\`, every role) on local
 ${listLines.join('\n')}
 
 Walking every active relationship by next links at size=1000: **${int(relHttp.rowsPerSecond)} rows/s** over HTTP (${int(relHttp.rows)} rows in ${relHttp.seconds.toFixed(1)} s) against ${int(relBare.rowsPerSecond)} rows/s for the same pages read bare (${ratio(relHttp.rowsPerSecond, relBare.rowsPerSecond)}); the best of three walks each, taken in turn.
+
+Walking the first ${int(software.http.rows)} software packages as synthesized assets by next links at size=1000 (\`GET /assets?type=SOFTWARE_PACKAGE\`, a CMDB sync of docs/interface.md §4.9): **${int(software.http.rowsPerSecond)} rows/s** over HTTP (${software.http.seconds.toFixed(1)} s) against ${int(software.bare.rowsPerSecond)} rows/s for the same pages read bare (each page, its total and its hosts; ${ratio(software.http.rowsPerSecond, software.bare.rowsPerSecond)}); the best of three walks each, taken in turn.
 
 Following the change feed (\`GET /changes\`, limit=1000) from the beginning for ${int(feed.http.rows)} changes: **${int(feed.http.rowsPerSecond)} changes/s** over HTTP (${feed.http.seconds.toFixed(1)} s) against ${int(feed.bare.rowsPerSecond)} changes/s for the same reads through the feed's service in the benchmark's process (${ratio(feed.http.rowsPerSecond, feed.bare.rowsPerSecond)}); the best of three reads each, taken in turn.
 
