@@ -2,7 +2,7 @@
 // count(*) of the same rows: exact through every kind of write, in every snapshot, while writers
 // run side by side, and after a compaction or a recount.
 import { createDatabase, type Database } from '../../src/platform/postgres/postgres-client.js';
-import { ALL_ROWS, RowCounts } from '../../src/platform/postgres/row-counts.js';
+import { ALL_ROWS, mayHaveRowsSql, RowCounts } from '../../src/platform/postgres/row-counts.js';
 import { SubRecordStore } from '../../src/features/subrecords/sub-record-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-stores.js';
 
@@ -118,6 +118,19 @@ describe('row counts', () => {
     expect(afterUpdate).not.toBe(first);
     await counts.compact();
     expect(await version()).not.toBe(afterUpdate);
+  });
+
+  it('say of each group that has rows that it may have rows, whether its rows were folded yet or not', async () => {
+    const mayHaveRows = async (key: string) => (await db.raw(`SELECT ${mayHaveRowsSql('software_packages', '?')} AS ok`, [key, key])).rows[0].ok as boolean;
+    const fresh = '0f0a1b2c-0000-4000-8000-0000000000ff';
+    expect(await mayHaveRows(fresh)).toBe(false);
+    await store.upsertPackages(packages(fresh, ['x']), 'test', at);
+    expect(await mayHaveRows(fresh)).toBe(true);
+    await counts.compact();
+    expect(await mayHaveRows(fresh)).toBe(true);
+    await db('software_packages').where({ asset_id: fresh }).delete();
+    await counts.compact();
+    expect(await mayHaveRows(fresh)).toBe(false);
   });
 
   it('are made anew by recount_rows after rows were written without their triggers', async () => {

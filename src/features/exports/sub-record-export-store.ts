@@ -1,13 +1,14 @@
 // The exports of what PostgreSQL holds (docs/interface.md §2.8-2.10, 4.7; interfaces and their
 // connections for CMDBs) as one COPY statement each, streamed as it comes, in asset-name order:
 // CSV as PostgreSQL writes it, JSON from its text-format rows (export-streams.ts). Per-asset rows
-// are read through a LATERAL join on the copy of asset names: the plan walks the names index and
-// each asset's rows through its own index, so the first rows leave at once and nothing is sorted
-// whole. The export of each sub-record kind is derived from its model (subrecords/), once, when
+// are read through a LATERAL join on the copy of asset names: the plan walks the names index (the
+// names of assets that have rows, by the table's row counts) and each asset's rows through its
+// own index, so the first rows leave at once and nothing is sorted whole. The export of each sub-record kind is derived from its model (subrecords/), once, when
 // this module loads.
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
+import { mayHaveRowsSql } from '../../platform/postgres/row-counts.js';
 import { columnOf, type SubRecordColumn, type SubRecordKind } from '../subrecords/sub-record-kind.js';
 import type { JsonColumn, JsonValueKind } from './export-streams.js';
 import { SUB_RECORD_KINDS, type SubRecordDataset } from '../subrecords/sub-record-kinds.js';
@@ -70,7 +71,9 @@ function perAsset(table: string, order: string[], columns: Column[], filters: Ex
   return {
     columns,
     filters,
-    from: (where, assetId) => `${assetId ? `(SELECT * FROM asset_names WHERE asset_id = ${assetId}) n` : 'asset_names n'}
+    // The names walked are those of assets that have rows: at 100k assets, 59,000 names came
+    // before the first one with packages, and probing the table for each took 2.5 s.
+    from: (where, assetId) => `(SELECT * FROM asset_names a WHERE ${assetId ? `a.asset_id = ${assetId}` : mayHaveRowsSql(table, 'a.asset_id::text')}) n
       CROSS JOIN LATERAL (SELECT * FROM ${table} t WHERE t.asset_id = n.asset_id ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY ${order.join(', ')}) t`,
     order: ['n.display_name', 'n.asset_id', ...order],
   };

@@ -11,6 +11,17 @@ export type CountedGroups = { all: true } | { keys: string[] } | { prefixes: str
 /** The groups of a table's total. */
 export const ALL_ROWS: CountedGroups = { all: true };
 
+/**
+ * SQL that holds for every group of `table` that has rows (and perhaps for some that no longer
+ * do, until the next compaction): the group key `keySql` is in the base or among the changes. A
+ * statement that walks candidates of groups (the names of all assets) then probes the table
+ * only for those that can have rows.
+ */
+export function mayHaveRowsSql(table: string, keySql: string): string {
+  const among = (relation: string) => `EXISTS (SELECT 1 FROM ${relation} c WHERE c.source_table = '${table}' AND c.group_key = ${keySql})`;
+  return `(${among('row_counts')} OR ${among('row_count_changes')})`;
+}
+
 export class RowCounts {
   constructor(private readonly db: Database) {}
 
