@@ -1,6 +1,7 @@
 // Sub-record rows read as assets (docs/interface.md §2.11): the rows of each sub-record kind
 // (software packages, running processes, discovered services, interfaces), with what q matches in
 // each (docs/interface.md §4.1). What each kind selects and searches is derived from its model.
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { BadRequestError } from '../../platform/errors.js';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
@@ -131,7 +132,9 @@ export class SynthesizedAssetStore {
   async count(type: SynthesizedType, filter: SynthesizedFilter): Promise<number> {
     const { table } = TABLES[type];
     if (filter.q === undefined) return this.rowCounts.count(table, filter.hostIds ? { keys: filter.hostIds } : ALL_ROWS);
-    return (this.counts.get(type) as UnchangedCache<number>).get(JSON.stringify(filter), async () => {
+    // Hashed: the hosts that q names may be thousands of ids.
+    const key = createHash('sha1').update(JSON.stringify(filter)).digest('base64');
+    return (this.counts.get(type) as UnchangedCache<number>).get(key, async () => {
       // The count and the version it holds for, in one snapshot.
       const [row] = (await this.filtered(type, filter).select(this.db.raw('count(*)::float8 AS n'), this.db.raw('? AS version', [this.rowCounts.versionSql(table)]))) as { n: number; version: string }[];
       return { value: row?.n ?? 0, version: row?.version ?? '' };
