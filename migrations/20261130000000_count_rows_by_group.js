@@ -13,7 +13,7 @@
 // must scan, such as a text search, are reused while it holds).
 //
 // count_rows_of(table, group key SQL) makes a table counted (its triggers, its first count): a
-// later migration that creates a sub-record table calls it. recount_rows(table) makes a table's
+// later migration that creates a sub-record table calls it, and uncount_rows(table) in its down. recount_rows(table) makes a table's
 // counts anew from its rows, under a lock that keeps writers out: for an operator after a restore
 // that skipped triggers.
 
@@ -59,6 +59,11 @@ export async function up(knex) {
     BEGIN
       SELECT group_key_sql INTO STRICT grouped FROM row_count_sources WHERE source_table = TG_TABLE_NAME;
       IF TG_OP = 'TRUNCATE' THEN
+        -- What is taken off is what this statement sees: in a snapshot older than the statement,
+        -- rows committed since would be removed but stay counted.
+        IF current_setting('transaction_isolation') <> 'read committed' THEN
+          RAISE EXCEPTION 'TRUNCATE of % runs in a read committed transaction (its rows are counted), or call recount_rows after it', TG_TABLE_NAME;
+        END IF;
         INSERT INTO row_count_changes (source_table, group_key, delta)
         SELECT TG_TABLE_NAME, group_key, -sum(n) FROM (
           SELECT group_key, row_count AS n FROM row_counts WHERE source_table = TG_TABLE_NAME
@@ -85,6 +90,8 @@ export async function up(knex) {
     CREATE FUNCTION compact_row_counts() RETURNS bigint LANGUAGE plpgsql AS $$
     DECLARE
       folded bigint;
+      emptied_tables text[];
+      emptied_keys text[];
     BEGIN
       -- One compaction at a time; another one's changes are folded by that one.
       IF NOT pg_try_advisory_xact_lock(hashtext('compact_row_counts')) THEN RETURN 0; END IF;
@@ -94,10 +101,15 @@ export async function up(knex) {
              INSERT INTO row_counts AS c (source_table, group_key, row_count)
              SELECT source_table, group_key, delta FROM summed ORDER BY 1, 2
              ON CONFLICT (source_table, group_key) DO UPDATE SET row_count = c.row_count + excluded.row_count
-             RETURNING 1),
+             RETURNING source_table, group_key, row_count),
            bumped AS (UPDATE row_count_sources SET compactions = compactions + 1 WHERE source_table IN (SELECT source_table FROM summed) RETURNING 1)
-      SELECT coalesce(sum(changes), 0) INTO folded FROM summed;
-      DELETE FROM row_counts WHERE row_count = 0 AND group_key <> '';
+      SELECT (SELECT coalesce(sum(changes), 0) FROM summed),
+             array_agg(source_table) FILTER (WHERE row_count = 0 AND group_key <> ''),
+             array_agg(group_key) FILTER (WHERE row_count = 0 AND group_key <> '')
+        INTO folded, emptied_tables, emptied_keys FROM applied;
+      -- The groups this compaction emptied leave the base.
+      DELETE FROM row_counts r USING unnest(emptied_tables, emptied_keys) AS e(source_table, group_key)
+       WHERE r.source_table = e.source_table AND r.group_key = e.group_key;
       RETURN folded;
     END $$`);
   await knex.raw(`COMMENT ON FUNCTION compact_row_counts() IS 'Folds row_count_changes into row_counts; answers the number of changes folded'`);
@@ -109,6 +121,8 @@ export async function up(knex) {
       total bigint;
     BEGIN
       SELECT group_key_sql INTO STRICT grouped FROM row_count_sources WHERE source_table = counted;
+      -- No compaction folds this table's changes while they are made anew.
+      PERFORM pg_advisory_xact_lock(hashtext('compact_row_counts'));
       EXECUTE format('LOCK TABLE %I IN SHARE MODE', counted);
       DELETE FROM row_counts WHERE source_table = counted;
       DELETE FROM row_count_changes WHERE source_table = counted;
@@ -133,15 +147,26 @@ export async function up(knex) {
       RETURN recount_rows(counted);
     END $$`);
   await knex.raw(`COMMENT ON FUNCTION count_rows_of(text, text) IS 'Makes a table counted by the groups of its rows (row_counts); answers its total'`);
+  await knex.raw(`
+    CREATE FUNCTION uncount_rows(counted text) RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+      event text;
+    BEGIN
+      FOREACH event IN ARRAY ARRAY['insert', 'update', 'delete', 'truncate'] LOOP
+        EXECUTE format('DROP TRIGGER %I ON %I', counted || '_count_' || event, counted);
+      END LOOP;
+      DELETE FROM row_count_changes WHERE source_table = counted;
+      DELETE FROM row_count_sources WHERE source_table = counted;
+    END $$`);
+  await knex.raw(`COMMENT ON FUNCTION uncount_rows(text) IS 'Undoes count_rows_of: the triggers of a table and its counts'`);
 
   for (const [table, grouped] of COUNTED) await knex.raw('SELECT count_rows_of(?, ?)', [table, grouped]);
 }
 
 /** @param {import('knex').Knex} knex */
 export async function down(knex) {
-  for (const [table] of COUNTED) {
-    for (const event of ['insert', 'update', 'delete', 'truncate']) await knex.raw('DROP TRIGGER ?? ON ??', [`${table}_count_${event}`, table]);
-  }
+  for (const [table] of COUNTED) await knex.raw('SELECT uncount_rows(?)', [table]);
+  await knex.raw('DROP FUNCTION uncount_rows(text)');
   await knex.raw('DROP FUNCTION count_rows_of(text, text)');
   await knex.raw('DROP FUNCTION recount_rows(text)');
   await knex.raw('DROP FUNCTION compact_row_counts()');

@@ -3,8 +3,7 @@
 // order lets a page start where the previous one ended, at 10 million rows, instead of sorting
 // the table (a page of processes took over 5 s). Last-seen orders stay unindexed where rescans
 // rewrite that column (packages, services, interfaces): updated in place, such a row writes no
-// index entry (migration 20261124010000). Interfaces by host name read the copy of asset names in
-// its own order (asset_names_order_idx) and their host's interfaces by its unique index.
+// index entry (migration 20261124010000). Interfaces by host name: migration 20261130030000.
 
 const INDEXES = [
   ['software_packages', 'software_packages_name_order_idx', ['package_name', 'id']],

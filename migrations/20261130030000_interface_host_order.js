@@ -2,9 +2,10 @@
 // walked the copy of asset names and looked for each asset's interfaces: where few assets have
 // interfaces (60,000 names read for a page of the demo estate at 100k assets), a page cost up to
 // the whole copy. Each interface now keeps its host's name, which the copy of names keeps up to
-// date (a rename reaches its interfaces in the same statement), and its ifIndex with those that
-// have none last, so that one index holds the whole order. An interface whose host has no name
-// yet keeps an empty one and comes first.
+// date (a rename reaches its interfaces in the same statement, and every write of an interface
+// takes the name again, which mends one written while its host was being renamed), and its
+// ifIndex with those that have none last, so that one index holds the whole order. An interface
+// whose host has no name yet keeps an empty one (first in the order, last in a descending one).
 
 /** @param {import('knex').Knex} knex */
 export async function up(knex) {
@@ -20,8 +21,8 @@ export async function up(knex) {
       NEW.host_name := coalesce((SELECT display_name FROM asset_names WHERE asset_id = NEW.asset_id), '');
       RETURN NEW;
     END $$`);
-  await knex.raw(`COMMENT ON FUNCTION interface_host_name() IS 'Gives a new interface the display name of its asset'`);
-  await knex.raw('CREATE TRIGGER network_interfaces_host_name BEFORE INSERT ON network_interfaces FOR EACH ROW EXECUTE FUNCTION interface_host_name()');
+  await knex.raw(`COMMENT ON FUNCTION interface_host_name() IS 'Gives an interface written the display name of its asset'`);
+  await knex.raw('CREATE TRIGGER network_interfaces_host_name BEFORE INSERT OR UPDATE ON network_interfaces FOR EACH ROW EXECUTE FUNCTION interface_host_name()');
 
   await knex.raw(`
     CREATE FUNCTION asset_names_to_interfaces() RETURNS trigger LANGUAGE plpgsql AS $$

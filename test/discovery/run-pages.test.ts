@@ -68,6 +68,13 @@ describe('GET /discovery/runs: cursor links', () => {
     await history([5, 6], 'FAILED');
     const failed = await get('/api/v1/discovery/runs?status=FAILED&size=1');
     expect(failed.total).toBe(2);
+    // The totals of a target's runs, its id in either case.
+    const [target] = await db()('discovery_targets').insert({ name: 'paged', addresses: ['10.0.0.1'], address_count: 1, methods: ['SWEEP'] }).returning('id');
+    await db()('discovery_runs').insert([{ target_id: target.id, target_name: 'paged', trigger: 'MANUAL', status: 'COMPLETED' }, { target_id: target.id, target_name: 'paged', trigger: 'MANUAL', status: 'FAILED' }]);
+    for (const id of [target.id, target.id.toUpperCase()]) {
+      expect((await get(`/api/v1/discovery/runs?targetId=${id}`)).total).toBe(2);
+      expect((await get(`/api/v1/discovery/runs?targetId=${id}&status=FAILED,CANCELLED`)).total).toBe(1);
+    }
     expect([...failed.data, ...(await get(failed.links.next as string)).data].map((r) => r.status)).toEqual(['FAILED', 'FAILED']);
   });
 });

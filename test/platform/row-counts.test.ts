@@ -133,6 +133,17 @@ describe('row counts', () => {
     expect(await mayHaveRows(fresh)).toBe(false);
   });
 
+  it('refuse a TRUNCATE whose snapshot may be older than the statement, and recount beside compactions', async () => {
+    await expect(db.transaction(async (trx) => {
+      await trx.raw('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      await trx.raw('TRUNCATE software_packages');
+    })).rejects.toThrow(/read committed/);
+    await store.upsertPackages(packages(HOSTS[2] as string, ['r1', 'r2']), 'test', at);
+    const [recounted] = await Promise.all([db.raw("SELECT recount_rows('software_packages') AS total"), counts.compact(), counts.compact()]);
+    expect(Number(recounted.rows[0].total)).toBe((await actual()).total);
+    expect(await kept()).toEqual(await actual());
+  });
+
   it('are made anew by recount_rows after rows were written without their triggers', async () => {
     await db.transaction(async (trx) => {
       await trx.raw("SET LOCAL session_replication_role = 'replica'");

@@ -148,13 +148,14 @@ describe('GET /relationships: order, totals and cursor links', () => {
     expect(second.data.map((r) => r.id)).toEqual(reference.slice(500, 1000).map((r) => r.id));
     expect(await readAheads('served')).toBe(served + 1);
 
-    // The third page is being read ahead when a VM of it is decommissioned: its edges leave the
-    // active list, so the page read ahead is refused and read again.
+    // The third page is being read ahead (or was read) when a VM of it is decommissioned: its
+    // edges leave the active list. A page read before the commit is refused and read again, one
+    // read after it is served (which happened depends on the machine's speed: test/platform/
+    // read-ahead.test.ts holds each case); either way the page is the one of the list now.
     const gone = reference.slice(1000).find((r) => r.relationshipType === 'HOSTS_VM') as Row & { targetAssetId: string };
     expect((await p.discoveryAdminToken.post(`/api/v1/assets/${gone.targetAssetId}/decommission`)).status).toBe(200);
     const third = await get(second.links.next as string);
-    expect(await readAheads('stale')).toBe(stale + 1);
-    expect(await readAheads('served')).toBe(served + 1);
+    expect((await readAheads('stale')) + (await readAheads('served'))).toBe(stale + served + 2);
     const now = (await walk('/api/v1/relationships?size=100')).map((r) => r.id);
     expect(now).not.toContain(gone.id);
     expect(third.data.map((r) => r.id)).toEqual(now.slice(now.indexOf(second.data.at(-1)?.id as string) + 1));

@@ -173,12 +173,26 @@ describe('GET /assets: cursor links over synthesized rows', () => {
     expect(await total('')).toBe(await rows({}));
   });
 
-  it('refuses a cursor of another list or of another part\'s shape', async () => {
+  it('refuses a cursor of another list, of another part\'s shape, or with a value no store holds', async () => {
     const cursor = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    for (const c of [{ after: ['HOST', 'a', 'b'] }, { after: ['SOFTWARE_PACKAGE', 'a', 'not-a-uuid'] }, { after: ['SOFTWARE_PACKAGE', 'a'] }, { after: ['SOFTWARE_PACKAGE', 'not-a-time', 'a', '0f0a1b2c-0000-4000-8000-000000000001'] }]) {
-      const res = await api.get(`/api/v1/assets?type=SOFTWARE_PACKAGE&cursor=${cursor(c)}`);
-      expect(res.status).toBe(400);
+    const id = '0f0a1b2c-0000-4000-8000-000000000001';
+    for (const [query, c] of [
+      ['type=SOFTWARE_PACKAGE', { after: ['HOST', 'a', 'b'] }],
+      ['type=SOFTWARE_PACKAGE', { after: ['SOFTWARE_PACKAGE', 'a', 'not-a-uuid'] }],
+      ['type=SOFTWARE_PACKAGE', { after: ['SOFTWARE_PACKAGE', 'a'] }],
+      ['type=SOFTWARE_PACKAGE', { after: ['SOFTWARE_PACKAGE', 'a\u0000b', id] }],
+      ['type=SOFTWARE_PACKAGE&sort=firstSeenAt', { after: ['SOFTWARE_PACKAGE', 'not-a-time', 'a', id] }],
+      ['type=SOFTWARE_PACKAGE&sort=firstSeenAt', { after: ['SOFTWARE_PACKAGE', '2026-02-30T00:00:00Z', 'a', id] }],
+      ['type=SOFTWARE_PACKAGE&sort=firstSeenAt', { before: ['SOFTWARE_PACKAGE', '0000-01-01T00:00:00Z', 'a', id] }],
+      ['type=INTERFACE', { after: ['INTERFACE', 'alpha', id, 3_000_000_000, 'eth0', id] }],
+    ] as const) {
+      const res = await api.get(`/api/v1/assets?${query}&cursor=${cursor(c)}`);
+      expect([query, res.status]).toEqual([query, 400]);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
+    // Ids as the stores write them or not: the same rows, the same total; a URN is no id.
+    const lower = await get(`/api/v1/assets?type=SOFTWARE_PACKAGE&hostId=${ids.bravo}`);
+    expect(await get(`/api/v1/assets?type=SOFTWARE_PACKAGE&hostId=${(ids.bravo as string).toUpperCase()}`)).toMatchObject({ total: lower.total, data: lower.data });
+    expect((await api.get(`/api/v1/assets?type=SOFTWARE_PACKAGE&hostId=urn:uuid:${ids.bravo}`)).status).toBe(400);
   });
 });

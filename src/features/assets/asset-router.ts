@@ -34,7 +34,8 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
     const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const filter = {
       types: q.type, categories: q.category, statuses: q.status, sites: q.site, environments: q.environment,
-      q: q.q, updatedAfter: q.updatedAfter, hostId: q.hostId,
+      // Lower-case, as the stores write ids: the row counts compare them as text.
+      q: q.q, updatedAfter: q.updatedAfter, hostId: q.hostId?.toLowerCase(),
     };
     const sort = parseSort<AssetSortField>(q.sort, { field: 'displayName', direction: 'asc' });
     const { rows, total, nav } = await readModel.page(filter, sort, page);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { BadRequestError } from '../../platform/errors.js';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
-import { keysetRows, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
+import { keysetRows, keyTimeSql, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { UnchangedCache } from '../../platform/unchanged-cache.js';
 import type { ColumnType } from '../subrecords/sub-record-kind.js';
@@ -172,7 +172,7 @@ export class SynthesizedAssetStore {
     if (type === 'INTERFACE' && sort.field === 'displayName') {
       // By its host's name (kept on the row), host, ifIndex (none last), name: one index.
       return {
-        columns: [{ sql: col('host_name'), type: 'text' }, { sql: col('asset_id'), type: 'uuid' }, { sql: col('if_order'), type: 'integer' }, name, id],
+        columns: [{ sql: unindexed('host_name', "|| ''"), type: 'text' }, { sql: col('asset_id'), type: 'uuid' }, { sql: col('if_order'), type: 'integer' }, name, id],
         select: [this.db.raw('?? AS "hostOrder"', [col('host_name')]), this.db.raw('?? AS "ifOrder"', [col('if_order')])],
         keyOf: (r) => [r.hostOrder as string, r.assetId, r.ifOrder as number, r.name, r.id],
       };
@@ -181,8 +181,7 @@ export class SynthesizedAssetStore {
     if (seen === undefined) return { columns: [name, id], select: [], keyOf: (r) => [r.name, r.id] };
     return {
       columns: [{ sql: unindexed(seen, "+ interval '0 s'"), type: 'timestamp' }, name, id],
-      // To the microsecond, as stored: a seek lands exactly.
-      select: [this.db.raw(`to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "seenKey"`, [col(seen)])],
+      select: [keyTimeSql(this.db, col(seen), 'seenKey')],
       keyOf: (r) => [r.seenKey as string, r.name, r.id],
     };
   }

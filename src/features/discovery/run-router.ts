@@ -13,7 +13,7 @@ export function runRouter(discovery: DiscoveryService): Router {
   router.get('/api/v1/discovery/runs', async (req, res) => {
     const q = queryOf(req, 'listRuns');
     const request = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-    const { page, total } = await discovery.list({ targetId: q.targetId, statuses: q.status }, request);
+    const { page, total } = await discovery.list({ targetId: q.targetId?.toLowerCase(), statuses: q.status }, request);
     res.json(pageEnvelope(req, page.rows, total, request, page));
   });
   router.get('/api/v1/discovery/runs/:runId', async (req, res) => {

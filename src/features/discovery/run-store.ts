@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
-import { isUniqueViolation, keysetPage, type Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation, keysetPage, keyTimeSql, type Database } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type CountedGroups, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { RUN_STATUSES, type RunError, type RunHistory, type RunRecord, type RunStatus, type RunSummary, type RunTrigger } from './run-record.js';
 import type { ScanErrorCode } from './scan-error-codes.js';
@@ -70,7 +70,7 @@ export class RunStore implements RunHistory {
   async list(filter: RunFilter, window: PageWindow): Promise<{ rows: (RunRecord & { key: RowKey })[]; total: number }> {
     const base = this.filtered(filter);
     // The key keeps queued_at to the microsecond, as text, so that a seek lands exactly.
-    const shape = (q: typeof base) => q.select([...SELECT, this.db.raw(`to_char(queued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "keyTime"`)]);
+    const shape = (q: typeof base) => q.select([...SELECT, keyTimeSql(this.db, 'queued_at', 'keyTime')]);
     const { rows, total } = await keysetPage<RunRecord & { keyTime: string }>(base, shape, [{ sql: 'queued_at', type: 'timestamp' }, { sql: 'id', type: 'uuid' }], 'desc', window, this.counts.total(RUNS, groupsOf(filter)));
     return { rows: rows.map(({ keyTime, ...run }) => ({ ...run, key: [keyTime, run.id] as RowKey })), total };
   }

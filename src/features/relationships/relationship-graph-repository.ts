@@ -5,8 +5,7 @@
 // and walks on into the next types until it is full. Totals come from the count store where the
 // filter allows (minus the inactive edges, found on each type's active index), otherwise from a
 // count reused while the graph is unchanged.
-import type { PageWindow } from '../../platform/http/pagination.js';
-import { BadRequestError } from '../../platform/errors.js';
+import { foreignCursor, type PageWindow } from '../../platform/http/pagination.js';
 import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { ReadAhead, type ReadAheadOutcome, type ReadWithBookmarks } from '../../platform/neo4j/read-ahead.js';
 import { UnchangedCache } from '../../platform/unchanged-cache.js';
@@ -167,7 +166,7 @@ export class RelationshipGraphRepository implements RelationshipReads {
     if (window.kind === 'after' || window.kind === 'before') {
       const [type, id] = window.key;
       const at = types.indexOf(type as RelationshipType);
-      if (at === -1 || typeof id !== 'string') throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+      if (at === -1 || typeof id !== 'string') throw foreignCursor();
       types = backwards ? types.slice(0, at + 1) : types.slice(at);
       seekId = id;
     }

@@ -57,6 +57,11 @@ export interface PageEnvelope<T> {
 // The longest sort key: a part's name, then an interface's host name, host, ifIndex, name and id.
 const MAX_KEY_LENGTH = 6;
 
+/** The answer to a cursor that does not fit the list it was sent to. */
+export function foreignCursor(): BadRequestError {
+  return new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+}
+
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
@@ -69,7 +74,8 @@ function decodeCursor(text: string): Cursor {
   } catch {
     throw invalid();
   }
-  const isKey = (k: unknown) => Array.isArray(k) && k.length > 0 && k.length <= MAX_KEY_LENGTH && k.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  // No NUL: no store holds one (a query string's NUL is refused before it gets here; a cursor's is encoded).
+  const isKey = (k: unknown) => Array.isArray(k) && k.length > 0 && k.length <= MAX_KEY_LENGTH && k.every((v) => v === null || ['number', 'boolean'].includes(typeof v) || (typeof v === 'string' && !v.includes('\u0000')));
   if (typeof value !== 'object' || value === null) throw invalid();
   const c = value as Record<string, unknown>;
   if (isKey(c.after)) return { after: c.after as RowKey };
@@ -183,7 +189,7 @@ export async function readAcrossParts<T>(parts: ListPart<T>[], window: PageWindo
   let first: PageWindow = { kind: 'tail', limit: window.limit };
   if (window.kind === 'after' || window.kind === 'before') {
     at = parts.findIndex((p) => p.name === window.key[0]);
-    if (at === -1) throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+    if (at === -1) throw foreignCursor();
     first = { kind: window.kind, key: window.key.slice(1), limit: window.limit };
   }
   const forwards = window.kind === 'after';

@@ -4,8 +4,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import { BadRequestError } from '../errors.js';
-import type { PageWindow } from '../http/pagination.js';
+import { foreignCursor, type PageWindow } from '../http/pagination.js';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
 
@@ -104,6 +103,11 @@ export async function pagedQuery<T>(filtered: Knex.QueryBuilder, shape: (query: 
   return splitTotal<T>(rows, () => countRows(filtered));
 }
 
+/** A time column as a cursor's key holds it: ISO 8601 in UTC to the microsecond, as stored, so that a seek lands exactly. */
+export function keyTimeSql(db: Database, column: string, alias: string): Knex.Raw {
+  return db.raw(`to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ??`, [column, alias]);
+}
+
 /** A column of a sort key: a column name or an expression, and the type a cursor's value must have. */
 export interface KeyColumn {
   sql: string | Knex.Raw;
@@ -111,12 +115,19 @@ export interface KeyColumn {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/;
+const TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,6})?Z$/;
+/** A time of the calendar (no 30 February), in the years that both stores and JavaScript hold. */
+function isTimestamp(v: unknown): boolean {
+  const seconds = typeof v === 'string' ? TIMESTAMP.exec(v)?.[1] : undefined;
+  return seconds !== undefined && seconds >= '0001' && new Date(`${seconds}Z`).toISOString().startsWith(seconds);
+}
+// What a cursor's value must be, checked before any SQL runs: a value PostgreSQL refuses would be a 500.
 const KEY_VALUE_TYPES: Record<KeyColumn['type'], (v: unknown) => boolean> = {
   text: (v) => typeof v === 'string',
   uuid: (v) => typeof v === 'string' && UUID.test(v),
-  timestamp: (v) => typeof v === 'string' && TIMESTAMP.test(v),
-  integer: (v) => Number.isSafeInteger(v),
+  timestamp: isTimestamp,
+  // int4, as the key columns of this type are.
+  integer: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2_147_483_647,
 };
 
 /** A key column given by name is a text column unless said otherwise. */
@@ -138,7 +149,7 @@ export async function keysetRows<T>(filtered: Knex.QueryBuilder, shape: (query: 
   const query = shape(filtered.clone()).orderByRaw(columns.map((c) => `${typeof c.sql === 'string' ? '??' : '?'} ${dir}`).join(', '), columns.map((c) => c.sql));
   if (window.kind === 'after' || window.kind === 'before') {
     if (window.key.length !== columns.length || columns.some((c, i) => !KEY_VALUE_TYPES[c.type](window.key[i]))) {
-      throw new BadRequestError('The cursor does not belong to this list: follow the links of a list as they are.', [{ path: 'query.cursor', message: 'cursor of another list' }]);
+      throw foreignCursor();
     }
     const cmp = descending ? '<' : '>';
     // The first column bounded alone too: a planner that cannot read a row comparison over
@@ -185,27 +196,32 @@ const migrationSource: Knex.MigrationSource<string> = {
 };
 
 /**
- * Applies the migrations not yet applied, through a client of its own on the same connection
- * settings but with no wait bound per statement: a migration that indexes or counts a table of
- * millions of rows runs for minutes, where a request's statement is bounded by the store time-out.
+ * A client of its own for migrations, on the same connection settings but with no wait bound per
+ * statement: a migration that indexes or counts a table of millions of rows runs for minutes,
+ * where a request's statement is bounded by the store time-out.
  */
-export async function migrateToLatest(db: Database): Promise<string[]> {
+async function withMigrator<T>(db: Database, work: (migrator: Knex) => Promise<T>): Promise<T> {
   const config = (db.client as { config: Knex.Config }).config;
   const migrator = knexFactory({ ...config, connection: { ...(config.connection as Knex.PgConnectionConfig), query_timeout: undefined }, pool: { min: 0, max: 1 } });
   try {
-    const [, applied] = (await migrator.migrate.latest({ migrationSource })) as [number, string[]];
-    return applied;
+    return await work(migrator);
   } finally {
     await migrator.destroy();
   }
 }
 
+/** Applies the migrations not yet applied. */
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const [, applied] = (await withMigrator(db, (m) => m.migrate.latest({ migrationSource }))) as [number, string[]];
+  return applied;
+}
+
 /** Reverts one applied migration, by its file name (a test of what that migration does to rows). */
 export async function revertMigration(db: Database, name: string): Promise<void> {
-  await db.migrate.down({ migrationSource, name });
+  await withMigrator(db, (m) => m.migrate.down({ migrationSource, name }));
 }
 
 export async function rollbackAll(db: Database): Promise<string[]> {
-  const [, reverted] = (await db.migrate.rollback({ migrationSource }, true)) as [number, string[]];
+  const [, reverted] = (await withMigrator(db, (m) => m.migrate.rollback({ migrationSource }, true))) as [number, string[]];
   return reverted;
 }

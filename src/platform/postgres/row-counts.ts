@@ -18,6 +18,8 @@ export const ALL_ROWS: CountedGroups = { all: true };
  * only for those that can have rows.
  */
 export function mayHaveRowsSql(table: string, keySql: string): string {
+  // Written into the text, as the name of a table of the code's own.
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`not a counted table: ${table}`);
   const among = (relation: string) => `EXISTS (SELECT 1 FROM ${relation} c WHERE c.source_table = '${table}' AND c.group_key = ${keySql})`;
   return `(${among('row_counts')} OR ${among('row_count_changes')})`;
 }
@@ -25,19 +27,23 @@ export function mayHaveRowsSql(table: string, keySql: string): string {
 export class RowCounts {
   constructor(private readonly db: Database) {}
 
+  /** The groups of `table` that pass `where` (SQL over group_key, with its bindings), each row a part of its count: the base and the changes since. */
+  private held(table: string, where: string, values: unknown[]): Knex.Raw {
+    return this.db.raw(
+      `SELECT group_key, row_count AS n FROM row_counts WHERE source_table = ? AND ${where}
+       UNION ALL SELECT group_key, delta FROM row_count_changes WHERE source_table = ? AND ${where}`,
+      [table, ...values, table, ...values] as Knex.RawBinding[],
+    );
+  }
+
   /** A scalar subquery: the rows of `table` in `groups`. */
   countSql(table: string, groups: CountedGroups): Knex.Raw {
     const [where, values] =
       'all' in groups ? ["group_key = ''", []]
       : 'keys' in groups ? ['group_key = ANY(?::text[])', [groups.keys]]
-      // A group key is compared in "C" order: a prefix bounds a range of the key's index.
+      // Over the table's groups (few, where prefixes are asked for: the runs').
       : ['group_key LIKE ANY(?::text[])', [groups.prefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)]];
-    return this.db.raw(
-      `(SELECT coalesce(sum(n), 0)::float8 FROM (
-          SELECT row_count AS n FROM row_counts WHERE source_table = ? AND ${where}
-          UNION ALL SELECT delta FROM row_count_changes WHERE source_table = ? AND ${where}) counted)`,
-      [table, ...values, table, ...values],
-    );
+    return this.db.raw('(SELECT coalesce(sum(n), 0)::float8 FROM (?) counted)', [this.held(table, where, values)]);
   }
 
   /**
@@ -64,13 +70,7 @@ export class RowCounts {
 
   /** The rows of each group of `table` that holds rows. */
   async groups(table: string): Promise<Map<string, number>> {
-    const { rows } = await this.db.raw(
-      `SELECT group_key, sum(n)::float8 AS n FROM (
-         SELECT group_key, row_count AS n FROM row_counts WHERE source_table = ? AND group_key <> ''
-         UNION ALL SELECT group_key, delta FROM row_count_changes WHERE source_table = ? AND group_key <> '') counted
-       GROUP BY group_key HAVING sum(n) > 0`,
-      [table, table],
-    );
+    const { rows } = await this.db.raw('SELECT group_key, sum(n)::float8 AS n FROM (?) counted GROUP BY group_key HAVING sum(n) > 0', [this.held(table, "group_key <> ''", [])]);
     return new Map(rows.map((r: { group_key: string; n: number }) => [r.group_key, r.n]));
   }
 
