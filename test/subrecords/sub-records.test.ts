@@ -132,6 +132,28 @@ describe('sub-records', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.neighbors.0.remoteAsset', 'body.processes.0.software', 'body.software.0.asset']);
   });
+
+  it('gives new rows of every kind time-ordered ids (UUID version 7, the time of their insert)', async () => {
+    const clock = async () => Number((await db().raw('SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0].ms);
+    const before = await clock();
+    await load({
+      software: [{ asset: 'esx', packageName: 'esx-base' }],
+      processes: [{ asset: 'esx', pid: 7, processName: 'hostd' }],
+      services: [{ asset: 'esx', serviceName: 'hostd', state: 'running' }],
+      interfaces: [{ asset: 'esx', name: 'vmk9', ifIndex: 9 }],
+    }, '2026-11-09T00:00:00Z');
+    const after = await clock();
+    const esx = await db()('asset_names').where({ display_name: 'esx-01' }).first('asset_id');
+    const rows = { software_packages: { package_name: 'esx-base' }, running_processes: { process_name: 'hostd' }, discovered_services: { service_name: 'hostd' }, network_interfaces: { name: 'vmk9' } };
+    for (const [table, named] of Object.entries(rows)) {
+      const [row] = await db()(table).where({ asset_id: esx.asset_id, ...named }).select('id');
+      const hex = String(row.id).replaceAll('-', '');
+      expect({ table, version: hex[12] }).toEqual({ table, version: '7' });
+      const ms = parseInt(hex.slice(0, 12), 16);
+      expect(ms).toBeGreaterThanOrEqual(before);
+      expect(ms).toBeLessThanOrEqual(after);
+    }
+  });
 });
 
 describe('FDB derivation', () => {
