@@ -5,6 +5,7 @@
 // rest summed into one "other" row.
 import net from 'node:net';
 import { BadRequestError } from '../../platform/errors.js';
+import { UUID_PATTERN } from '../../platform/uuid.js';
 import type { AssetReads, AssetSummaryRef } from '../assets/asset-summary.js';
 import type { IdentityLookup } from '../ingestion/asset-identity.js';
 import { assetsAtAddresses } from './address-assets.js';
@@ -19,7 +20,6 @@ const MAX_WINDOW_DAYS = 400;
 // Assets of one site that the `site` filter matches flows against.
 const MAX_SITE_ASSETS = 10_000;
 const TRANSPORT = new Set([6, 17]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // The bounds a window may reach (years 0001 to 9999, which both JavaScript and PostgreSQL hold).
 const FIRST_MINUTE = Date.parse('0001-01-01T00:00:00Z');
 const LAST_MINUTE = Date.parse('9999-12-31T23:59:00Z');
@@ -157,7 +157,7 @@ export class FlowAnalyticsService {
   /** `exporter` is the FLOW_EXPORTER asset's id or the exporter's address. */
   private async exporterAddress(exporter: string | undefined): Promise<string | undefined> {
     if (exporter === undefined || net.isIP(exporter)) return exporter;
-    if (!UUID.test(exporter)) throw bad('exporter', 'exporter is a FLOW_EXPORTER asset id or an IP address.');
+    if (!UUID_PATTERN.test(exporter)) throw bad('exporter', 'exporter is a FLOW_EXPORTER asset id or an IP address.');
     const address = await this.store.exporterAddressOf(exporter);
     if (address === undefined) throw bad('exporter', 'No flow exporter has this asset id: GET /api/v1/flow/exporters lists them.');
     return address;

@@ -8,6 +8,7 @@ import pathToRegexpModule from 'path-to-regexp';
 import swaggerUi from 'swagger-ui-express';
 import { parse as parseYaml } from 'yaml';
 import { fromProjectRoot } from '../project-root.js';
+import { UUID_PATTERN } from '../uuid.js';
 
 export type OpenApiDocument = Record<string, unknown> & { servers?: { url: string }[]; paths: Record<string, unknown> };
 
@@ -38,8 +39,6 @@ export function apiDocsRouter(doc: OpenApiDocument): Router {
   return router;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The validator's middlewares, with `beforeValidation` placed after it has matched the route
  * (req.openapi is set) and before it validates the request: access control goes there, so that
@@ -59,7 +58,7 @@ export function openApiValidator(doc: OpenApiDocument, validateResponses: boolea
     ajvFormats: { mode: 'full' },
     // A UUID as the stores hold one: ajv-formats also takes a urn:uuid: prefix, which PostgreSQL
     // refuses (a 500 after the request passed).
-    formats: [{ name: 'uuid', type: 'string', validate: (v: string) => UUID.test(v) }],
+    formats: [{ name: 'uuid', type: 'string', validate: (v: string) => UUID_PATTERN.test(v) }],
   }) as RequestHandler[];
   // The name is that of express-openapi-validator 5.6 (pinned); a change fails the start at once.
   const at = middlewares.findIndex((m) => m.name === 'requestMiddleware');

@@ -7,6 +7,7 @@ import knexFactory, { type Knex } from 'knex';
 import { foreignCursor, type PageWindow } from '../http/pagination.js';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
+import { UUID_PATTERN } from '../uuid.js';
 
 export type Database = Knex;
 
@@ -114,7 +115,6 @@ export interface KeyColumn {
   type: 'text' | 'uuid' | 'timestamp' | 'integer';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,6})?Z$/;
 /** A time of the calendar (no 30 February), in the years that both stores and JavaScript hold. */
 function isTimestamp(v: unknown): boolean {
@@ -124,7 +124,7 @@ function isTimestamp(v: unknown): boolean {
 // What a cursor's value must be, checked before any SQL runs: a value PostgreSQL refuses would be a 500.
 const KEY_VALUE_TYPES: Record<KeyColumn['type'], (v: unknown) => boolean> = {
   text: (v) => typeof v === 'string',
-  uuid: (v) => typeof v === 'string' && UUID.test(v),
+  uuid: (v) => typeof v === 'string' && UUID_PATTERN.test(v),
   timestamp: isTimestamp,
   // int4, as the key columns of this type are.
   integer: (v) => Number.isInteger(v) && Math.abs(v as number) <= 2_147_483_647,

@@ -10,6 +10,7 @@ import { cleanText } from '../../untrusted-text.js';
 import { LIBVIRT_READS, type LibvirtKind } from './libvirt-commands.js';
 
 export const HOST_KEY = 'host';
+// Lower case only, as virsh prints them (UUID_PATTERN takes either case).
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // Section names: "uri", "domain:<uuid>:dumpxml", "pools-inactive", "end", ...
 export const SECTION_NAMES = /^[a-z-]+(:[0-9a-f-]{36}:[a-z-]+)?$/;
