@@ -58,7 +58,7 @@ export function openApiValidator(doc: OpenApiDocument, validateResponses: boolea
     ajvFormats: { mode: 'full' },
     // A UUID as the stores hold one: ajv-formats also takes a urn:uuid: prefix, which PostgreSQL
     // refuses (a 500 after the request passed).
-    formats: [{ name: 'uuid', type: 'string', validate: (v: string) => UUID_PATTERN.test(v) }],
+    formats: { uuid: UUID_PATTERN },
   }) as RequestHandler[];
   // The name is that of express-openapi-validator 5.6 (pinned); a change fails the start at once.
   const at = middlewares.findIndex((m) => m.name === 'requestMiddleware');
