@@ -1,6 +1,8 @@
-// An estate whose every text holds what breaks CSV or runs as a spreadsheet formula: every export
-// still parses with a strict RFC 4180 reader (each row as wide as the header), says what the JSON
-// export says, and holds no cell that a spreadsheet would run. Import refuses what is no address.
+// An estate whose every text holds what breaks CSV or runs as a spreadsheet formula (also behind
+// Unicode spaces, control characters or a BOM): every export, streamed from the graph or by
+// PostgreSQL's COPY, still parses with a strict RFC 4180 reader (each row as wide as the header),
+// says what the JSON export says, and holds no cell that a spreadsheet would run. Import refuses
+// what is no address.
 import { exportColumns, EXPORT_DATASETS } from '../../src/features/exports/export-service.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { parseRfc4180 } from '../support/rfc4180.js';
@@ -9,11 +11,16 @@ import { startTestService, type TestService } from '../support/test-stores.js';
 const HOSTILE = [
   '\n=1+1', '=SUM(A1:A2)', '+1+1', '-2+3', '@cmd', '\t=x', '\r=x', ' =x', ' \n @x', 'a\nb', 'a\rb', 'a\r\nb',
   'quote " inside', 'comma, inside', '"=quoted"', 'plain ünicode ✓',
+  '\u00a0=1+1', '\u3000=SUM(A1)', '\ufeff=x', '\u200b@x', '\u0001+1', '\u2028-1', '\u00a0\u3000 @x', '\u2007\u0085+x',
 ];
 const h = (i: number) => HOSTILE[i % HOSTILE.length] as string;
 
-/** Would a spreadsheet run this cell? (The neutralised form starts with a quote.) */
-const FORMULA = /^([=+@\t\r-]|\s+[=+@-])/;
+/**
+ * Would a spreadsheet run this cell? It starts with a tab or CR, or with = + - @ behind what a
+ * spreadsheet skips: Unicode spaces and separators, control and format characters (a BOM, a
+ * zero-width space). The neutralised form starts with a quote.
+ */
+const FORMULA = /^(?:[\t\r]|[\p{Z}\p{Cc}\p{Cf}]*[=+@-])/u;
 const neutral = (s: string) => (FORMULA.test(s) ? `'${s}` : s);
 
 /** The CSV cell that the JSON value of the same field must give. */
@@ -51,7 +58,7 @@ describe('exports of a hostile estate', () => {
     const imported = await p.integrationKey.post('/api/v1/import', bundle);
     expect(imported.status).toBe(200);
     // A list whose item starts like a formula (what discovery may report): the SQL side of the exports.
-    await service.running.container.db('network_interfaces').where({ name: 'eth0\n=1+1' }).update({ ip_addresses: ['=1+1', '10.2.0.1/24', '@x'] });
+    await service.running.container.db('network_interfaces').where({ name: 'eth0\n=1+1' }).update({ ip_addresses: ['=1+1', '10.2.0.1/24', '@x', '\u3000=2'] });
   }, 120_000);
   afterAll(() => service.stop());
 
@@ -77,7 +84,7 @@ describe('exports of a hostile estate', () => {
 
   it('finds the hostile text in the exports (the estate is what the test says it is)', async () => {
     const csv = await p.integrationKey.get('/api/v1/export/interfaces.csv');
-    expect(csv.text).toContain(`,'=1+1;10.2.0.1/24;'@x,`);
+    expect(csv.text).toContain(`,'=1+1;10.2.0.1/24;'@x;'\u3000=2,`);
     const rel = await p.integrationKey.get('/api/v1/export/relationships.csv');
     expect(rel.text).toContain(`"'=HYPERLINK(""http://x"")"`);
   });

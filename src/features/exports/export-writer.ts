@@ -3,17 +3,15 @@
 // headers go out only when the data is ready to flow: a failure before that is still a
 // problem+json answer.
 import type { Response } from 'express';
+import { neutralisedText } from './csv-neutralisation.js';
 
 export type ExportFormat = 'csv' | 'json';
 export type ExportRow = Record<string, unknown>;
 
-// A cell that a spreadsheet would run as a formula is prefixed with a quote (OWASP CSV injection),
-// also behind leading white space; the SQL side of the exports applies the same rule.
-const FORMULA_START = /^([=+@\t\r-]|\s+[=+@-])/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 function textCell(text: string): string {
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  const safe = neutralisedText(text);
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -21,7 +19,7 @@ function textCell(text: string): string {
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'string') return textCell(value);
-  if (Array.isArray(value)) return textCell(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : FORMULA_START.test(String(v)) ? `'${String(v)}` : String(v))).join(';'));
+  if (Array.isArray(value)) return textCell(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : neutralisedText(String(v)))).join(';'));
   if (typeof value === 'object') return textCell(JSON.stringify(value));
   return String(value);
 }

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
 import { mayHaveRowsSql } from '../../platform/postgres/row-counts.js';
+import { neutralisedSql } from './csv-neutralisation.js';
 import { columnOf, type SubRecordColumn, type SubRecordKind } from '../subrecords/sub-record-kind.js';
 import type { JsonColumn, JsonValueKind } from './export-streams.js';
 import { SUB_RECORD_KINDS, type SubRecordDataset } from '../subrecords/sub-record-kinds.js';
@@ -128,18 +129,6 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
     order: ['sn.display_name', 's.asset_id', 's.name', 'c.id'],
   },
 };
-
-/**
- * A text cell as CSV shows it: empty for an empty value, and a leading quote on a value that a
- * spreadsheet would run as a formula (OWASP CSV injection), also behind leading white space.
- */
-export function neutralisedSql(value: string): string {
-  // ascii() of the first character spares the regular expression to almost every cell: = + - @,
-  // tab, CR, and the white space that may come before a formula.
-  return `CASE WHEN ${value} = '' THEN NULL
-    WHEN ascii(${value}) IN (61, 43, 45, 64, 9, 13, 32, 10, 11, 12) AND ${value} ~ '^([=+@\\t\\r-]|\\s+[=+@-])' THEN '''' || ${value}
-    ELSE ${value} END`;
-}
 
 /** The SELECT of an export without its order (`columns` gives each column's SQL for the format), and its filter values. */
 export function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: string): { sql: string; settings: Record<string, string> } {
