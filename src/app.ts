@@ -34,7 +34,7 @@ import { webAppRouter } from './platform/http/web-app.js';
 import { requestContextMiddleware } from './platform/http/request-context.js';
 import { routeIndex } from './platform/http/route-index.js';
 import { unstorableTextGuard } from './platform/http/unstorable-text.js';
-import { bodyDepthGuard, utf8BodiesOnly } from './platform/http/request-body-guards.js';
+import { bodyDepthGuard, jsonBodies, utf8BodiesOnly } from './platform/http/request-body-guards.js';
 
 const JSON_BODY_LIMIT = '1mb';
 // An import bundle of 50,000 assets with their relationships.
@@ -62,8 +62,8 @@ export function buildApp(container: Container): Express {
   // The web UI's pages and files: before the validator, which answers 404 for what api.yaml lacks.
   base.use(webAppRouter(config.contextPath));
   base.use(utf8BodiesOnly());
-  base.use('/api/v1/import', express.json({ limit: IMPORT_BODY_LIMIT }));
-  base.use(express.json({ limit: JSON_BODY_LIMIT }));
+  base.use('/api/v1/import', jsonBodies(IMPORT_BODY_LIMIT));
+  base.use(jsonBodies(JSON_BODY_LIMIT));
   // Who is calling is known before the validator runs; what they may do is checked right after
   // it matched the route (authorizationMiddleware), before it looks at the request; then text that
   // no store can hold is refused (unstorableTextGuard), before anything runs.

@@ -193,7 +193,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const loadGraph = new LoadGraphRepository(graph);
   const subRecordStore = new SubRecordStore(db);
   const facts = new FactStore(db);
-  const importer = new ImportService(db, identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit);
+  const importer = new ImportService(db, identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit, {
+    maxAgeDays: Math.min(config.agingInactiveAfterDays, config.retentionSubAssetDays),
+    clockSkewSeconds: config.importClockSkewSeconds,
+  });
   const hostState = new HostStateStore(db);
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db, rowCounts);

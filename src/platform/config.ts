@@ -228,6 +228,30 @@ export const SETTINGS = {
     'The most addresses one discovery target may cover (a /20 is 4094).',
     { default: 4096 },
   ),
+  discoveryMinScheduleIntervalSeconds: setting(
+    'service.discovery.min-schedule-interval-seconds',
+    int(1, 86_400),
+    'The shortest time between two scheduled scans of a target that its cron schedule may ask for; a schedule that fires more often is refused.',
+    { default: 300 },
+  ),
+  credentialsBroadMatchIpv4Prefix: setting(
+    'service.credentials.broad-match-ipv4-prefix',
+    int(0, 32),
+    'The widest IPv4 CIDR a credential may match without allowBroadMatch: a credential is offered to every address its pattern covers that answers, a rogue host too.',
+    { default: 16 },
+  ),
+  credentialsBroadMatchIpv6Prefix: setting(
+    'service.credentials.broad-match-ipv6-prefix',
+    int(0, 128),
+    'The widest IPv6 CIDR a credential may match without allowBroadMatch.',
+    { default: 48 },
+  ),
+  importClockSkewSeconds: setting(
+    'service.import.clock-skew-seconds',
+    int(0, 3600),
+    'How far ahead of the service\'s clock the observedAt of an import may be (the sender\'s clock skew).',
+    { default: 300 },
+  ),
   discoverySweepPorts: setting(
     'service.discovery.sweep-ports',
     z

@@ -1,12 +1,12 @@
 // Every operation of api.yaml, called with hostile values of every class of issue 17 (charsets,
 // false gzip, huge numbers, deep nesting, NUL and surrogates, oversized URLs and headers, wrong
 // types): no answer is a 5xx, every error is problem+json, and a request that failed changed no data.
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 import { importEstate } from '../support/estate.js';
 import { fuzzRequests, loadApi, type FuzzRequest } from '../support/openapi-fuzzer.js';
 import { ADMIN_PASSWORD, createPrincipals, createUser, type Principals } from '../support/principals.js';
+import { storeSnapshot } from '../support/store-snapshot.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 interface RawAnswer {
@@ -31,17 +31,6 @@ function send(base: URL, req: Pick<FuzzRequest, 'method' | 'path' | 'headers' | 
   });
 }
 
-// Rows that change with any authenticated call, failed or not, and are not data.
-const VOLATILE_TABLES = new Set(['http_sessions', 'agenda_jobs', 'knex_migrations', 'knex_migrations_lock']);
-// The row counts (migration count_rows_by_group) as the counts they hold: a compaction moves them
-// from the changes to the base, and a statement that changed no row appends a change of 0.
-const ROW_COUNT_TABLES = new Set(['row_counts', 'row_count_changes', 'row_count_sources']);
-const ROW_COUNTS_HELD = `SELECT 'row counts' AS t, md5(coalesce(string_agg(source_table || '/' || group_key || '=' || n, '|' ORDER BY source_table, group_key), '')) AS h
-  FROM (SELECT source_table, group_key, sum(n) AS n FROM (SELECT source_table, group_key, row_count AS n FROM row_counts UNION ALL SELECT source_table, group_key, delta FROM row_count_changes) c
-        GROUP BY 1, 2 HAVING sum(n) <> 0) held`;
-// A refused graph query is audited by design (the trail of what analysts tried): not data.
-const AUDITED_REFUSALS: Record<string, string> = { audit_events: "WHERE coalesce(x.details->>'outcome', 'OK') = 'OK'" };
-
 describe('hostile input against every operation of api.yaml', () => {
   let service: TestService;
   let p: Principals;
@@ -53,20 +42,7 @@ describe('hostile input against every operation of api.yaml', () => {
   });
   afterAll(() => service.stop());
 
-  /** A digest of every row of every PostgreSQL table and of every node and edge of the graph. */
-  async function snapshot(): Promise<string> {
-    const db = service.running.container.db;
-    const tables = (await db.raw<{ rows: { t: string }[] }>("SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.t).filter((t) => !VOLATILE_TABLES.has(t) && !ROW_COUNT_TABLES.has(t));
-    const sql = [...tables.map((t) => `SELECT '${t}' AS t, md5(coalesce(string_agg((to_jsonb(x) - 'last_used_at')::text, '|' ORDER BY (to_jsonb(x) - 'last_used_at')::text), '')) AS h FROM "${t}" x ${AUDITED_REFUSALS[t] ?? ''}`), ROW_COUNTS_HELD].join(' UNION ALL ');
-    const [{ rows }, graph] = await Promise.all([
-      db.raw<{ rows: { t: string; h: string }[] }>(sql),
-      service.running.container.driver.executeQuery(
-      // The change counter is a sequence: a statement that changed nothing may still have drawn a number.
-      'MATCH (n) WHERE NOT n:ChangeCounter OPTIONAL MATCH (n)-[r]->() WITH n, collect(properties(r)) AS out ORDER BY elementId(n) RETURN collect([labels(n), properties(n), out]) AS all',
-      ),
-    ]);
-    return createHash('sha256').update(JSON.stringify(rows)).update(JSON.stringify(graph.records[0]?.get('all'))).digest('hex');
-  }
+  const snapshot = () => storeSnapshot(service);
 
   it('answers every variant with a 4xx or a 2xx, errors as problem+json, and a failed write writes nothing', async () => {
     const ids = await importEstate(p.integrationKey);

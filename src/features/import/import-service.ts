@@ -62,6 +62,17 @@ export interface ImportResult {
   subRecords: SubRecordCounts;
 }
 
+/** How far from now an import's observedAt may lie. */
+export interface ObservationWindow {
+  /** Older observations would be dropped at the next sweep: the shorter of the fact aging and the sub-record retention, in days. */
+  maxAgeDays: number;
+  /** How far ahead of the service's clock a sender's may be. */
+  clockSkewSeconds: number;
+}
+
+/** The most bytes of an asset's customAttributes as JSON (UTF-8): every asset read carries them. */
+export const CUSTOM_ATTRIBUTES_MAX_BYTES = 65_536;
+
 // Rows per PostgreSQL transaction and per asset graph write (relationships: twice as many). A
 // graph write of 1,000 new assets costs Neo4j about a tenth less CPU per asset than two of 500.
 export const IMPORT_BATCH_SIZE = 1000;
@@ -81,8 +92,12 @@ const isInterfaceAddress = (value: string) => {
   return family !== 0 && rest.length === 0 && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)));
 };
 
-/** Every problem of a bundle at once, by path: unknown types, duplicate and dangling keys. */
-function validateBundle(bundle: ImportBundle, check: { addresses: boolean }): void {
+/**
+ * Every problem of a bundle at once, by path: unknown types, duplicate and dangling keys; for a
+ * caller's bundle (`window` given) also addresses, the size of custom attributes and the
+ * observation time.
+ */
+function validateBundle(bundle: ImportBundle, window: ObservationWindow | undefined): void {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   bundle.assets.forEach((asset, i) => {
@@ -114,7 +129,10 @@ function validateBundle(bundle: ImportBundle, check: { addresses: boolean }): vo
   (bundle.neighbors ?? []).forEach((n, i) => {
     if (n.remoteAsset !== undefined && !types.has(n.remoteAsset)) errors.push({ path: `body.neighbors.${i}.remoteAsset`, message: `no asset with key "${n.remoteAsset}" in the bundle` });
   });
-  if (check.addresses) checkAddresses(bundle, errors);
+  if (window) {
+    checkAddresses(bundle, errors);
+    checkCallerBounds(bundle, window, errors);
+  }
   if (errors.length) throw new BadRequestError(`The bundle has ${errors.length} invalid entr${errors.length === 1 ? 'y' : 'ies'}; nothing was imported.`, errors);
 }
 
@@ -132,6 +150,23 @@ function checkAddresses(bundle: ImportBundle, errors: FieldError[]): void {
     nic.ipAddresses?.forEach((ip, k) => address(`body.interfaces.${i}.ipAddresses.${k}`, ip, isInterfaceAddress, 'an IP address (with an optional /prefix)'));
   });
   (bundle.fdb ?? []).forEach((e, i) => address(`body.fdb.${i}.macAddress`, e.macAddress, isMacAddress, 'a MAC address'));
+}
+
+/** What a schema cannot say of a caller's bundle: customAttributes by their encoded size, observedAt against the clock. */
+function checkCallerBounds(bundle: ImportBundle, window: ObservationWindow, errors: FieldError[]): void {
+  bundle.assets.forEach((asset, i) => {
+    const bytes = asset.customAttributes === undefined ? 0 : Buffer.byteLength(JSON.stringify(asset.customAttributes));
+    if (bytes > CUSTOM_ATTRIBUTES_MAX_BYTES) errors.push({ path: `body.assets.${i}.customAttributes`, message: `is ${bytes} bytes as JSON; the most is ${CUSTOM_ATTRIBUTES_MAX_BYTES}` });
+  });
+  if (bundle.observedAt === undefined) return;
+  const now = Date.now();
+  const at = Date.parse(bundle.observedAt);
+  if (at < now - window.maxAgeDays * 86_400_000 || at > now + window.clockSkewSeconds * 1000) {
+    errors.push({
+      path: 'body.observedAt',
+      message: `must be within the last ${window.maxAgeDays} days (older facts and sub-records go at the next sweep: service.aging.inactive-after-days, service.retention.sub-asset-days) and at most ${window.clockSkewSeconds} s ahead of the service's clock (service.import.clock-skew-seconds)`,
+    });
+  }
 }
 
 /** The key of each asset's parent in the bundle, by the parent rule of its type. */
@@ -210,6 +245,7 @@ export class ImportService {
     private readonly load: LoadGraphRepository,
     private readonly subRecords: SubRecordLoader,
     private readonly audit: AuditLog,
+    private readonly window: ObservationWindow,
   ) {}
 
   /**
@@ -238,9 +274,9 @@ export class ImportService {
    * them, unless `factSets` gives them by key (discovery: one set per method that observed it).
    */
   async import(actor: Actor, bundle: ImportBundle, { factSets }: { factSets?: Map<string, FactSet[]> } = {}): Promise<ImportResult> {
-    // The addresses of a caller's bundle are checked; discovery (which gives fact sets) reports
-    // what hosts hold, odd ones included (an InfiniBand address), and must not fail a run on one.
-    validateBundle(bundle, { addresses: factSets === undefined });
+    // A caller's bundle is checked whole; discovery (which gives fact sets) reports what hosts
+    // hold, odd addresses included (an InfiniBand address), at its own time, and must not fail a run on one.
+    validateBundle(bundle, factSets === undefined ? this.window : undefined);
     const owned = new Set(bundle.owns ?? []);
     const factsOf = (asset: BundleAsset): FactSet[] => factSets?.get(asset.key) ?? [{ source: importSource(bundle.source), values: factValues(asset) }];
     const observedAt = bundle.observedAt ?? new Date().toISOString();

@@ -353,6 +353,10 @@ export interface paths {
      * within its parent): a known asset is updated, not duplicated. `key` is the caller's reference
      * within the bundle. A bundle with an unknown type, a duplicate key or a relationship to a key
      * it does not contain is refused whole, with every bad entry named.
+     * So is a bundle beyond its bounds: an observedAt outside the retention window or ahead of the
+     * clock, a string over its maxLength, customAttributes over 65,536 bytes as JSON, a number
+     * beyond the range of a double (1e309), or bytes that are no UTF-8 (never replaced by U+FFFD).
+     * A refused bundle changes nothing.
      */
     post: operations["importBundle"];
   };
@@ -1274,7 +1278,7 @@ export interface components {
       macAddresses?: string[];
       ipAddresses?: string[];
       /**
-       * @description Type-specific values, kept as given (numbers, text, flags, nested objects).
+       * @description Type-specific values, kept as given (numbers, text, flags, nested objects): at most 65,536 bytes as JSON in UTF-8 (a 400 beyond; every read of the asset carries them). A number beyond the range of a double (1e309) is refused, never kept as null.
        * @example {
        *   "cpuCount": 8,
        *   "powerState": "poweredOn"
@@ -1292,7 +1296,7 @@ export interface components {
       source: string;
       /**
        * Format: date-time
-       * @description When the data was observed; now if left out.
+       * @description When the data was observed; now if left out. Within the last service.aging.inactive-after-days or service.retention.sub-asset-days, whichever is shorter (older facts and sub-records go at the next sweep), and at most service.import.clock-skew-seconds ahead of the service's clock; a 400 otherwise.
        * @example 2026-11-20T14:03:11.512Z
        */
       observedAt?: string;
@@ -4309,6 +4313,10 @@ export interface operations {
    * within its parent): a known asset is updated, not duplicated. `key` is the caller's reference
    * within the bundle. A bundle with an unknown type, a duplicate key or a relationship to a key
    * it does not contain is refused whole, with every bad entry named.
+   * So is a bundle beyond its bounds: an observedAt outside the retention window or ahead of the
+   * clock, a string over its maxLength, customAttributes over 65,536 bytes as JSON, a number
+   * beyond the range of a double (1e309), or bytes that are no UTF-8 (never replaced by U+FFFD).
+   * A refused bundle changes nothing.
    */
   importBundle: {
     requestBody: {

@@ -6,6 +6,7 @@ import { AppError, BadRequestError, PayloadTooLargeError, StoreUnavailableError,
 import { requestContext, type Logger } from '../logger.js';
 import { isNeo4jUnavailable } from '../neo4j/neo4j-graph.js';
 import { isPostgresUnavailable } from '../postgres/postgres-client.js';
+import { NOT_UTF8 } from './request-body-guards.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -55,6 +56,7 @@ export function toProblem(error: unknown): Problem | undefined {
   if (isNeo4jUnavailable(error)) return fromAppError(new StoreUnavailableError('Neo4j'));
   const bodyParserType = (error as { type?: unknown } | null)?.type;
   if (bodyParserType === 'entity.parse.failed') return plain(400, 'The request body is not valid JSON.');
+  if (bodyParserType === NOT_UTF8) return fromAppError(new BadRequestError('The request body is not valid UTF-8: nothing was read (no byte is replaced).', [{ path: 'body', message: 'not UTF-8' }]));
   if (bodyParserType === 'entity.too.large') return fromAppError(new PayloadTooLargeError('The request body is too large.'));
   if (bodyParserType === 'encoding.unsupported') return fromAppError(new UnsupportedMediaTypeError('The request body\'s Content-Encoding is not supported (identity, gzip, deflate and br are).'));
   if (bodyParserType === 'charset.unsupported') return fromAppError(new UnsupportedMediaTypeError('The request body\'s charset is not supported: send UTF-8.'));

@@ -1,8 +1,10 @@
 // Bodies the service reads only in one form: JSON in UTF-8 (RFC 8259 allows no other charset on
 // the wire between systems), nested no deeper than any document of api.yaml needs. Deeper nesting
 // gives the code that walks a document recursively (an import's custom attributes) nothing to
-// overflow its stack on.
-import type { RequestHandler } from 'express';
+// overflow its stack on. Bytes that are no UTF-8 are refused rather than read as U+FFFD: the
+// service would otherwise keep text that the client never sent.
+import { isUtf8 } from 'node:buffer';
+import express, { type RequestHandler } from 'express';
 import { BadRequestError, UnsupportedMediaTypeError } from '../errors.js';
 
 export const MAX_BODY_DEPTH = 64;
@@ -17,6 +19,19 @@ export function utf8BodiesOnly(): RequestHandler {
     if (!hasBody || charset === undefined || charset === 'utf-8' || charset === 'utf8') return next();
     next(new UnsupportedMediaTypeError(`The request body's charset ${JSON.stringify(charset.slice(0, 40))} is not supported: send UTF-8.`));
   };
+}
+
+/** The error type (body-parser's `type`) of a body that is no UTF-8; the problem handler maps it. */
+export const NOT_UTF8 = 'entity.not.utf8';
+
+/** express.json, refusing a body whose bytes are no UTF-8 (after any Content-Encoding is undone). */
+export function jsonBodies(limit: string): RequestHandler {
+  return express.json({
+    limit,
+    verify: (_req, _res, bytes) => {
+      if (!isUtf8(bytes)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { status: 400, type: NOT_UTF8 });
+    },
+  });
 }
 
 /** The depth of the deepest value of a parsed body, walked without recursion; stops past `limit`. */
