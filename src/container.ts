@@ -51,6 +51,7 @@ import { RulesProvider } from './features/diagnosis/rules-provider.js';
 import { AdHocQueryGraphRepository } from './features/graph-query/ad-hoc-query-graph-repository.js';
 import { GraphQueryService } from './features/graph-query/graph-query-service.js';
 import { HealthService } from './features/health/health-service.js';
+import { analystBulkhead } from './features/graph-query/analyst-bulkhead.js';
 import { INSIGHT_FEEDS } from './features/insights/insight-feeds.js';
 import { InsightGraphRepository } from './features/insights/insight-graph-repository.js';
 import { InsightService } from './features/insights/insight-service.js';
@@ -74,6 +75,7 @@ import { Scheduler } from './platform/scheduler/scheduler.js';
 import { Metrics } from './platform/metrics.js';
 
 // Exports streaming at the same time; more wait up to service.store-timeout-ms, then get a 503.
+import type { SupervisedStore } from './platform/store-supervisor.js';
 const EXPORT_CONNECTIONS = 4;
 
 export interface StoreAddresses {
@@ -84,6 +86,8 @@ export interface StoreAddresses {
   neo4jPassword: string;
 }
 
+  /** The local stores this process started and restarts (none for external ones). */
+  supervised?: SupervisedStore[];
 export interface Container extends AccessServices {
   config: AppConfig;
   /** Where the stores are (the local ones included). */
@@ -99,6 +103,8 @@ export interface Container extends AccessServices {
   driver: Driver;
   graph: NeoGraph;
   scheduler: Scheduler;
+  /** The analysts' own connections to Neo4j (POST /graph/query). */
+  analystDriver: Driver;
   metrics: Metrics;
   apiDocument: OpenApiDocument;
   health: HealthService;
@@ -172,6 +178,14 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const scheduler = new Scheduler({
     databaseUrl: stores.databaseUrl,
     roles: config.roles,
+  // The analysts' Cypher has a pool of its own: however many of its queries run, the service's never wait for a connection.
+  const analystDriver = createDriver({
+    uri: stores.neo4jUri,
+    user: stores.neo4jUser,
+    password: stores.neo4jPassword,
+    timeoutMs: config.storeTimeoutMs,
+    maxConnections: config.graphQueryConcurrency,
+  });
     lockLifetimeMs: config.jobsLockLifetimeMs,
     pollIntervalMs: config.jobsPollIntervalMs,
     workerConcurrency: config.jobsWorkerConcurrency,
@@ -218,6 +232,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   });
   const flowPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 2, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-flows' });
   flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
+    supervised: stores.supervised ?? [],
   const flowStore = new FlowStore(flowPool);
   const flowRetention: FlowRetention = {
     raw: config.flowsRetentionRawDays,
@@ -255,7 +270,12 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     unwrittenAssets,
     provenance: new ProvenanceService(facts),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
-    graphQueries: new GraphQueryService(new AdHocQueryGraphRepository(graph), access.audit, config.graphQueryTimeoutMs),
+    graphQueries: new GraphQueryService(
+      new AdHocQueryGraphRepository(analystDriver, graph, logger.child({ module: 'graph-query' })),
+      analystBulkhead(metrics, config),
+      access.audit,
+      config.graphQueryTimeoutMs,
+    ),
     insights: new InsightService(INSIGHT_FEEDS, new InsightGraphRepository(graph), new InsightStore(db), assetGraph),
     exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool), config.storeTimeoutMs),
     targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
@@ -312,3 +332,4 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     health: new HealthService(db, driver, config.neo4jDatabase),
   };
 }
+    analystDriver,

@@ -29,6 +29,12 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info('stopping', { signal });
+    // Whatever a store does (stopped, dying, hung), the process ends within the grace period; a
+    // local Neo4j still running then is killed on the way out (local-neo4j-server.ts).
+    setTimeout(() => {
+      logger.error('the service did not stop within its grace period; exiting', { graceMs: config.shutdownGraceMs });
+      process.exit(1);
+    }, config.shutdownGraceMs).unref();
     void service.stop().then(() => {
       logger.info('stopped');
       process.exit(0);

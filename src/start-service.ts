@@ -10,6 +10,7 @@ import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
 import { registerFlowJobs } from './features/flows/flow-jobs.js';
+import { ALLOWED_PROCEDURES } from './features/graph-query/cypher-admission.js';
 import { answerClientErrorsAsProblems } from './platform/http/client-error-answer.js';
 import type { Logger } from './platform/logger.js';
 import { applyGraphSchema } from './platform/neo4j/cypher-catalog.js';
@@ -17,6 +18,7 @@ import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-server.js';
 import { localPostgresOptions } from './platform/postgres/open-database.js';
 import { NotificationListener } from './platform/postgres/notification-listener.js';
+import type { SupervisedStore } from './platform/store-supervisor.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
 /** The local Neo4j's password, in the data folder beside the other generated local secrets. */
@@ -82,10 +84,12 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
       cleanups.push(lock.release);
       afterCrash = lock.afterCrash && !config.databaseUrl;
     }
+    const supervised: SupervisedStore[] = [];
     const [postgres, neo4j] = await Promise.allSettled([
       config.databaseUrl ??
         startEmbeddedPostgres({ ...localPostgresOptions(config, logger), takeOver: owner }).then((server) => {
           cleanups.push(server.stop);
+          if (server.supervision) supervised.push(server.supervision);
           return server.url;
         }),
       config.neo4jUri
@@ -96,9 +100,11 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
             boltPort: config.localNeo4jBoltPort,
             heap: config.localNeo4jHeap,
             pageCache: config.localNeo4jPageCache,
+            procedures: ALLOWED_PROCEDURES,
             logger,
-          }).then(({ stop, ...server }) => {
+          }).then(({ stop, supervision, ...server }) => {
             cleanups.push(stop);
+            if (supervision) supervised.push(supervision);
             return server;
           }),
     ]);
@@ -107,7 +113,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     const databaseUrl = postgres.value;
     const { uri: neo4jUri, user: neo4jUser, password: neo4jPassword } = neo4j.value;
 
-    const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword });
+    const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword, supervised });
     cleanups.push(() => container.db.destroy());
     // Its pruning timer outlives a stopped service otherwise, and then finds the pool ended.
     cleanups.push(async () => {
@@ -117,6 +123,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     cleanups.push(() => container.copyPool.end());
     cleanups.push(() => container.flowPool.end());
     cleanups.push(() => container.driver.close());
+    cleanups.push(() => container.analystDriver.close());
     await ensureReachable('PostgreSQL', databaseUrl, () => container.db.raw('SELECT 1'));
     await ensureReachable('Neo4j', neo4jUri, () => container.driver.verifyConnectivity({ database: config.neo4jDatabase }));
 

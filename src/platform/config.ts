@@ -83,6 +83,12 @@ export const SETTINGS = {
     'database.url',
     optionalUrl(['postgres', 'postgresql']),
     'PostgreSQL connection URL. When unset, an embedded PostgreSQL is started under the data folder.',
+  shutdownGraceMs: setting(
+    'service.shutdown-grace-ms',
+    int(1000, 600_000),
+    'How long a stop (SIGTERM, SIGINT) may take in order; then whatever still runs is ended (the local Neo4j killed) and the process exits with 1.',
+    { default: 30_000 },
+  ),
     { secret: true },
   ),
   databasePoolMax: setting('database.pool-max', int(1, 200), 'Maximum PostgreSQL connections of this process.', {
@@ -311,7 +317,7 @@ export const SETTINGS = {
   graphQueryTimeoutMs: setting(
     'service.graph-query.timeout-ms',
     int(100, 600_000),
-    'How long a query of POST /graph/query may run; Neo4j stops it then.',
+    'How long a query of POST /graph/query may run; Neo4j stops it then. The endpoint answers within it and 2 s.',
     { default: 10_000 },
   ),
   aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
@@ -321,6 +327,24 @@ export const SETTINGS = {
     'service.ai.provider',
     z.enum(AI_PROVIDERS),
     'Who diagnoses: rules (built-in rules per error code, model rules-v1) or chat-completions (an OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, llama.cpp server).',
+  graphQueryConcurrency: setting(
+    'service.graph-query.concurrency',
+    int(1, 64),
+    'How many queries of POST /graph/query run at once, on a Neo4j connection pool of their own (the rest of the service never waits for them).',
+    { default: 2 },
+  ),
+  graphQueryQueueSize: setting(
+    'service.graph-query.queue-size',
+    int(0, 1000),
+    'How many more queries of POST /graph/query may wait for a place; beyond, 429 with Retry-After.',
+    { default: 8 },
+  ),
+  graphQueryPerPrincipal: setting(
+    'service.graph-query.per-principal',
+    int(1, 64),
+    'How many queries of POST /graph/query one user or key may have running or waiting; beyond, 429 with Retry-After.',
+    { default: 2 },
+  ),
     { default: 'rules' },
   ),
   aiBaseUrl: setting(

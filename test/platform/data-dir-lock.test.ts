@@ -30,7 +30,7 @@ describe('the data folder', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'reuse-'));
     const passwordFile = path.join(dir, 'neo4j-password');
     writeFileSync(passwordFile, testNeo4jPassword(), { mode: 0o600 });
-    const server = await startLocalNeo4j({ dataDir: dir, passwordFile, boltPort: port, heap: '256m', pageCache: '64m', logger: createLogger('error') });
+    const server = await startLocalNeo4j({ dataDir: dir, passwordFile, boltPort: port, heap: '256m', pageCache: '64m', procedures: [], logger: createLogger('error') });
     expect(server.uri).toBe(`bolt://127.0.0.1:${port}`);
     await server.stop();
     expect(existsSync(path.join(dir, 'data'))).toBe(false);

@@ -4,6 +4,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ANSWER_MARGIN_MS } from '../../src/features/graph-query/graph-query-service.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startLocalNeo4j, type LocalNeo4jServer } from '../../src/platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../../src/platform/postgres/embedded-postgres-server.js';
@@ -67,7 +68,7 @@ describe('a stalled store', () => {
       startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), passwordFile: path.join(dir, 'postgres-password'), port: await freePort(), database: 'inventory', logger }).then((s) => {
         postgres = s;
       }),
-      startLocalNeo4j({ dataDir: path.join(dir, 'neo4j'), passwordFile: path.join(dir, 'neo4j-password'), boltPort, heap: '256m', pageCache: '32m', logger }).then((s) => {
+      startLocalNeo4j({ dataDir: path.join(dir, 'neo4j'), passwordFile: path.join(dir, 'neo4j-password'), boltPort, heap: '256m', pageCache: '32m', procedures: [], logger }).then((s) => {
         neo4jServer = s;
       }),
     ]);
@@ -77,7 +78,7 @@ describe('a stalled store', () => {
     const postmaster = Number(readFileSync(path.join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
     postgresPids = () => processTree(postmaster);
     service = await startTestService({
-      adminPassword: ADMIN_PASSWORD, storeTimeoutMs: STORE_TIMEOUT_MS, storeWriteTimeoutMs: WRITE_TIMEOUT_MS, databaseUrl: postgres.url, neo4jUri: neo4jServer.uri, neo4jPassword: neo4jServer.password,
+      adminPassword: ADMIN_PASSWORD, storeTimeoutMs: STORE_TIMEOUT_MS, storeWriteTimeoutMs: WRITE_TIMEOUT_MS, graphQueryTimeoutMs: STORE_TIMEOUT_MS, databaseUrl: postgres.url, neo4jUri: neo4jServer.uri, neo4jPassword: neo4jServer.password,
     });
     p = await createPrincipals(service.url);
     await importEstate(p.integrationKey);
@@ -133,5 +134,29 @@ describe('a stalled store', () => {
     expect(answer).toMatchObject({ status: 503, detail: expect.stringContaining(store) });
     expect(answer.ms).toBeLessThan(timeoutMs + MARGIN_MS);
     await eventually(() => p.integrationKey.post(route, body).then((r) => r.status), (s) => s === 200 || s === 201, `${route} after ${store} resumed`, 60_000);
+  }, 180_000);
+
+  it.each([
+    ['Neo4j', () => [neo4jPid]],
+    ['PostgreSQL', () => postgresPids()],
+  ] as [string, () => number[]][])('with %s stopped, an analyst query answers 503 naming it within the query time-out and its margin, and runs again after', async (store, pids) => {
+    const body = { query: 'MATCH (a:Asset) RETURN count(a) AS n' };
+    signal(pids(), 'SIGSTOP');
+    let answers: { status: number; detail: string; ms: number }[];
+    try {
+      // Two: the most one caller may have at once (service.graph-query.per-principal).
+      answers = await Promise.all([1, 2].map(async () => {
+        const started = Date.now();
+        const res = await p.integrationKey.post('/api/v1/graph/query', body);
+        return { status: res.status, detail: res.body?.detail as string, ms: Date.now() - started };
+      }));
+    } finally {
+      signal(pids(), 'SIGCONT');
+    }
+    for (const answer of answers) {
+      expect(answer).toMatchObject({ status: 503, detail: expect.stringContaining(store) });
+      expect(answer.ms).toBeLessThan(STORE_TIMEOUT_MS + ANSWER_MARGIN_MS + MARGIN_MS);
+    }
+    await eventually(() => p.integrationKey.post('/api/v1/graph/query', body).then((r) => r.status), (s) => s === 200, `the query after ${store} resumed`, 60_000);
   }, 180_000);
 });

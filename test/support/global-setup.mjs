@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createLogger } from '../../dist/platform/logger.js';
+import { ALLOWED_PROCEDURES } from '../../dist/features/graph-query/cypher-admission.js';
 import { startLocalNeo4j } from '../../dist/platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres } from '../../dist/platform/postgres/embedded-postgres-server.js';
 import { createDatabase, migrateToLatest } from '../../dist/platform/postgres/postgres-client.js';
@@ -57,6 +58,7 @@ export default async function globalSetup() {
             boltPort,
             heap: '768m',
             pageCache: '256m',
+            procedures: ALLOWED_PROCEDURES,
             logger,
           });
           handles.stops.push(server.stop);

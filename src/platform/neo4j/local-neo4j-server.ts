@@ -3,13 +3,22 @@
 // 127.0.0.1 only, keeps its store under the data folder, and stops on SIGTERM or when this process
 // goes away (the launcher exits when its standard input closes). Authentication is on, with the
 // password of the neo4j user generated once per installation into a file of the data folder.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+//
+// It is hardened for the analysts' Cypher endpoint, whatever that endpoint's own check lets through
+// (docs/graph-model.md, "What the engine refuses"): as root it runs as the unprivileged system user
+// neo4j, which owns only its own store folder; LOAD CSV reads no file and no network address; only
+// the given procedures may be loaded; a transaction's memory is bounded; its threads' stacks are
+// deep enough that no statement within the endpoint's length parses into a stack overflow (which
+// Neo4j 5.26 never answers); and an out-of-memory error fails the query, not the server. A server
+// that exits anyway is started again (store-supervisor.ts).
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { localSecretFile } from '../local-secret-file.js';
 import type { Logger } from '../logger.js';
 import { fromProjectRoot } from '../project-root.js';
+import { StoreSupervisor, type SupervisedStore } from '../store-supervisor.js';
 
 /** The one user of the local Neo4j (Community has no others the service would need). */
 export const LOCAL_NEO4J_USER = 'neo4j';
@@ -18,6 +27,8 @@ export interface LocalNeo4jServer {
   uri: string;
   user: string;
   password: string;
+  /** Restarts after unexpected exits; absent for a server this process found running. */
+  supervision?: SupervisedStore;
   stop(): Promise<void>;
 }
 
@@ -28,24 +39,35 @@ export interface LocalNeo4jOptions {
   boltPort: number;
   heap: string;
   pageCache: string;
+  /** The only procedures the server loads from plug-ins (its built-in ones are always there). */
+  procedures: readonly string[];
   logger: Logger;
 }
+
+/** The system user the local Neo4j runs as when the service runs as root. */
+export const LOCAL_NEO4J_OS_USER = 'neo4j';
 
 const LAUNCHER_DIR = fromProjectRoot('neo4j-launcher');
 const LAUNCHER_JAR = path.join(LAUNCHER_DIR, 'target', 'neo4j-launcher.jar');
 const READY_LINE = /^NEO4J_READY (\S+)/m;
 const START_TIMEOUT_MS = 180_000;
-const STOP_TIMEOUT_MS = 60_000;
+// Within the service's shutdown grace (30 s by default): a store stopped short is recovered at its next start.
+const STOP_TIMEOUT_MS = 20_000;
 
 // Neo4j 5.26's own JVM settings (from its neo4j.conf); the three --add-opens keep the fast page
-// cache I/O path.
+// cache I/O path. Not -XX:+ExitOnOutOfMemoryError: Neo4j answers an OutOfMemoryError in a query's
+// thread as Neo.TransientError.General.OutOfMemoryError and the heap is free again, whereas an exit
+// ends the database for everyone (a string doubled 29 times in one RETURN did). -Xss: the parser
+// recurses per nesting level; with the default 1 MB, 400 nested brackets overflowed its stack and
+// the statement was never answered (the Bolt connection hung for two minutes). With 64 MB (address
+// space, committed only when used) 8,000 levels parse; deeper ones are beyond the endpoint's length.
 const JVM_FLAGS = [
   '-XX:+UseG1GC',
   '-XX:-OmitStackTraceInFastThrow',
   '-XX:+UnlockExperimentalVMOptions',
   '-XX:+TrustFinalNonStaticFields',
   '-XX:+DisableExplicitGC',
-  '-XX:+ExitOnOutOfMemoryError',
+  '-Xss64m',
   '-Djdk.nio.maxCachedBufferSize=1024',
   '-Dio.netty.tryReflectionSetAccessible=true',
   '-Dlog4j2.disable.jmx=true',
@@ -114,7 +136,45 @@ async function answersBolt(uri: string, password: string): Promise<boolean> {
   }
 }
 
-export async function startLocalNeo4j({ dataDir, passwordFile, boltPort, heap, pageCache, logger }: LocalNeo4jOptions): Promise<LocalNeo4jServer> {
+const KIB_PER_SIZE_UNIT: Record<string, number> = { k: 1, m: 1024, g: 1024 * 1024 };
+
+/**
+ * The memory a transaction may use (a quarter of the heap) and all of them together (half), so that
+ * no query and no number of them runs the heap out through what Neo4j tracks (rows, lists, maps kept
+ * by operators); Neo4j answers MemoryPoolOutOfMemoryError naming the limit instead. What it tracks
+ * is less than what the heap holds: at half the heap for one query, a list of 200 million numbers
+ * kept a 768 MB heap collecting garbage for 100 s before the limit was reached.
+ */
+export function transactionMemoryLimits(heap: string): { perTransaction: string; total: string } {
+  const match = /^(\d+)([kmg])$/i.exec(heap);
+  if (!match) throw new Error(`not a heap size: ${heap}`);
+  const kib = Number(match[1]) * (KIB_PER_SIZE_UNIT[(match[2] as string).toLowerCase()] as number);
+  return { perTransaction: `${Math.floor(kib / 4)}k`, total: `${Math.floor(kib / 2)}k` };
+}
+
+/**
+ * The account the local Neo4j runs as. As root: the system user neo4j (created when missing),
+ * owner of the store folder and nothing else, so that a query that reaches the file system anyway
+ * finds only what that user may read. Otherwise the service's own user, which is not root.
+ */
+function storeAccount(home: string, jar: string): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, LOCAL_NEO4J_OS_USER], { encoding: 'utf8' }).trim());
+  if (spawnSync('id', ['-u', LOCAL_NEO4J_OS_USER], { stdio: 'ignore' }).status !== 0) {
+    execFileSync('useradd', ['--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', LOCAL_NEO4J_OS_USER], { stdio: 'ignore' });
+  }
+  const account = { uid: id('-u'), gid: id('-g') };
+  // A store made while Neo4j ran as root belongs to root: hand it over.
+  execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, home]);
+  for (const [file, test, what] of [[jar, '-r', 'read'], [home, '-w', 'write to']]) {
+    if (spawnSync('test', [test as string, file as string], account).status !== 0) {
+      throw new Error(`the local Neo4j runs as the system user ${LOCAL_NEO4J_OS_USER}, which cannot ${what} ${file}: let other users through the folders above it (chmod o+x), or set NEO4J_URI`);
+    }
+  }
+  return account;
+}
+
+export async function startLocalNeo4j({ dataDir, passwordFile, boltPort, heap, pageCache, procedures, logger }: LocalNeo4jOptions): Promise<LocalNeo4jServer> {
   const running = `bolt://127.0.0.1:${boltPort}`;
   const password = localNeo4jPassword(path.resolve(passwordFile), logger);
   if (await answersBolt(running, password)) {
@@ -124,15 +184,39 @@ export async function startLocalNeo4j({ dataDir, passwordFile, boltPort, heap, p
   const jar = ensureLauncherBuilt(logger);
   const home = path.resolve(dataDir);
   mkdirSync(home, { recursive: true });
-  // The password travels in its file, never on the command line (which every local user sees).
-  const args = [`-Xms${heap}`, `-Xmx${heap}`, ...JVM_FLAGS, '-jar', jar, '--home', home, '--bolt-port', String(boltPort), '--password-file', path.resolve(passwordFile), '--pagecache', pageCache];
-  // Its own process group: a Ctrl-C in the terminal reaches the service, which stops Neo4j last.
-  // Standard input stays open: the launcher exits when it closes (the service died).
-  const child = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  const uri = await waitForReady(child, boltPort);
-  child.once('exit', (code, signal) => logger.error('the local Neo4j stopped unexpectedly', { code, signal }));
-  logger.info('local Neo4j is up', { uri, home });
-  return { uri, user: LOCAL_NEO4J_USER, password, stop: () => stopChild(child) };
+  const account = storeAccount(home, jar);
+  const memory = transactionMemoryLimits(heap);
+  const args = [
+    `-Xms${heap}`, `-Xmx${heap}`, ...JVM_FLAGS, '-jar', jar, '--home', home, '--bolt-port', String(boltPort), '--password-stdin', '--pagecache', pageCache,
+    '--tx-memory-max', memory.perTransaction, '--tx-memory', memory.total, '--procedures', procedures.join(','),
+  ];
+  let current: ChildProcess | undefined;
+  const launch = async () => {
+    // Its own process group: a Ctrl-C in the terminal reaches the service, which stops Neo4j last.
+    // Standard input stays open: the launcher exits when it closes (the service died). The password
+    // travels on it, never on the command line (which every local user sees).
+    const child = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, ...account });
+    child.stdin?.write(`${password}\n`);
+    current = child;
+    const uri = await waitForReady(child, boltPort);
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    return { uri, exited, stop: () => stopChild(child) };
+  };
+  const first = await launch();
+  const supervisor = new StoreSupervisor('neo4j', { start: launch }, logger);
+  supervisor.watch(first.exited);
+  // However this process ends (a grace period run out included), no Neo4j of its own outlives it.
+  const killOnExit = () => current?.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  logger.info('local Neo4j is up', { uri: first.uri, home, user: account.uid === undefined ? 'this process\'s' : LOCAL_NEO4J_OS_USER });
+  return {
+    uri: first.uri, user: LOCAL_NEO4J_USER, password, supervision: supervisor,
+    stop: async () => {
+      supervisor.stop();
+      if (current) await stopChild(current);
+      process.removeListener('exit', killOnExit);
+    },
+  };
 }
 
 function waitForReady(child: ChildProcess, boltPort: number): Promise<string> {
@@ -153,6 +237,8 @@ function waitForReady(child: ChildProcess, boltPort: number): Promise<string> {
         child.removeAllListeners('exit');
         child.stdout?.removeAllListeners('data');
         child.stdout?.resume();
+        child.stderr?.removeAllListeners('data');
+        child.stderr?.resume();
         resolve(ready[1] as string);
       }
     });

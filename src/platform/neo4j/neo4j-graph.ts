@@ -11,9 +11,11 @@ export interface Neo4jOptions {
   user: string;
   password: string;
   timeoutMs: number;
+  /** The most connections the driver opens (the driver's default, 100, when unset). */
+  maxConnections?: number;
 }
 
-export function createDriver({ uri, user, password, timeoutMs }: Neo4jOptions): Driver {
+export function createDriver({ uri, user, password, timeoutMs, maxConnections }: Neo4jOptions): Driver {
   return neo4j.driver(uri, neo4j.auth.basic(user, password), {
     // Numbers come back as JS numbers: every integer this service stores fits in 2^53.
     disableLosslessIntegers: true,
@@ -21,6 +23,7 @@ export function createDriver({ uri, user, password, timeoutMs }: Neo4jOptions): 
     connectionAcquisitionTimeout: timeoutMs,
     maxTransactionRetryTime: timeoutMs,
     userAgent: 'asset-inventory',
+    ...(maxConnections === undefined ? {} : { maxConnectionPoolSize: maxConnections }),
   });
 }
 

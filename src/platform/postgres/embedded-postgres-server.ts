@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { localSecretFile } from '../local-secret-file.js';
 import type { Logger } from '../logger.js';
+import { StoreSupervisor, type SupervisedStore } from '../store-supervisor.js';
 
 const run = promisify(execFile);
 
@@ -24,6 +25,8 @@ export interface EmbeddedPostgresServer {
   url: string;
   /** URL of the maintenance database, for creating databases (tests). */
   adminUrl: string;
+  /** Restarts after unexpected exits, for a server this process owns. */
+  supervision?: SupervisedStore;
   stop(): Promise<void>;
 }
 
@@ -124,6 +127,10 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
   const where = `127.0.0.1:${port} (data in ${databaseDir})`;
   const { pg_ctl } = await binaries();
   const pgCtl = (...args: string[]) => run(pg_ctl, ['-D', databaseDir, ...args], { ...runAs(), encoding: 'utf8' });
+  const startServer = () => {
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200`;
+    return pgCtl('start', '-w', '-t', String(START_TIMEOUT_S), '-l', path.join(databaseDir, 'server.log'), '-o', options);
+  };
   let running = false;
   try {
     if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
@@ -135,8 +142,7 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
       port = runningPort(databaseDir) ?? port;
       logger.info('the embedded PostgreSQL is already running; using it', { databaseDir, port });
     } else {
-      const options = `-p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200`;
-      await pgCtl('start', '-w', '-t', String(START_TIMEOUT_S), '-l', path.join(databaseDir, 'server.log'), '-o', options);
+      await startServer();
     }
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
@@ -144,7 +150,13 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
   }
   const owned = !running || takeOver;
   const stopWatchdog = owned ? startWatchdog(pg_ctl, databaseDir) : () => undefined;
+  const supervisor = owned ? new StoreSupervisor('postgresql', { start: async () => {
+    await startServer();
+    return { exited: serverExit(databaseDir), stop: () => pgCtl('stop', '-m', 'fast', '-w').then(() => undefined) };
+  } }, logger) : undefined;
+  supervisor?.watch(serverExit(databaseDir));
   const stop = async () => {
+    supervisor?.stop();
     stopWatchdog();
     if (owned) await pgCtl('stop', '-m', 'fast', '-w');
   };
@@ -156,7 +168,28 @@ export async function startEmbeddedPostgres({ dataDir, passwordFile, port: confi
     throw error;
   }
   logger.info('embedded PostgreSQL is up', { port, databaseDir });
-  return { url: `${base}/${database}`, adminUrl: `${base}/postgres`, stop };
+  return { url: `${base}/${database}`, adminUrl: `${base}/postgres`, supervision: supervisor, stop };
+}
+
+const EXIT_POLL_MS = 1000;
+
+/**
+ * Settles when the server now running on the data folder exits: pg_ctl detaches it from this
+ * process, so its exit is seen by polling its process id (the first line of postmaster.pid).
+ */
+function serverExit(databaseDir: string): Promise<void> {
+  const pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        clearInterval(timer);
+        resolve();
+      }
+    }, EXIT_POLL_MS);
+    timer.unref();
+  });
 }
 
 /**

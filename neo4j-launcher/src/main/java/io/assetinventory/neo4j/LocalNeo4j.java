@@ -1,7 +1,10 @@
 package io.assetinventory.neo4j;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -19,6 +22,8 @@ import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.QueryExecutionException;
 import org.neo4j.io.ByteUnit;
 
+import inet.ipaddr.IPAddressString;
+
 import sun.misc.Signal;
 
 /**
@@ -29,14 +34,19 @@ import sun.misc.Signal;
  * stdout once the database accepts queries; on a start failure one line on stderr and a non-zero
  * exit. The process stops cleanly on SIGTERM/SIGINT and when its stdin reaches EOF.
  *
- * <p>Authentication is on: at every start the {@code neo4j} user's password is set to the content
- * of the password file (which the parent generates once per installation), so a store made by an
- * older launcher, with auth off and the default password, is locked on its first start here.
+ * <p>Authentication is on: at every start the {@code neo4j} user's password is set to the one the
+ * parent gives (the first line of stdin with {@code --password-stdin}, or a file), so a store made
+ * by an older launcher, with auth off and the default password, is locked on its first start here.
+ *
+ * <p>The engine itself refuses what no caller of this database needs, whatever a query check above
+ * it lets through: LOAD CSV reads no file (file URLs off, an empty import folder) and no network
+ * address (every address blocked), only the procedures of {@code --procedures} are loaded, and a
+ * transaction's memory is bounded ({@code --tx-memory-max}, and all of them by {@code --tx-memory}).
  */
 public final class LocalNeo4j {
 
-    private static final String USAGE = "usage: LocalNeo4j --home <dir> --bolt-port <port> --password-file <file>"
-            + " [--pagecache <size, e.g. 256m>] [--tx-memory <size>] [--ignore-stdin]";
+    private static final String USAGE = "usage: LocalNeo4j --home <dir> --bolt-port <port> (--password-file <file> | --password-stdin)"
+            + " [--pagecache <size, e.g. 256m>] [--tx-memory <size>] [--tx-memory-max <size>] [--procedures <a,b.*,...>] [--ignore-stdin]";
 
     private static volatile DatabaseManagementService dbms;
 
@@ -61,10 +71,25 @@ public final class LocalNeo4j {
         // Shutdown releases the store lock and checkpoints, so the next start needs no recovery.
         Runtime.getRuntime().addShutdownHook(new Thread(LocalNeo4j::shutdown, "neo4j-shutdown"));
 
+        // The password comes first on stdin (never on the command line, which every local user
+        // sees, nor in a file this process's user would need to read).
+        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String password;
+        try {
+            password = opts.passwordFile == null ? stdin.readLine() : Files.readString(opts.passwordFile);
+        } catch (IOException e) {
+            fail("the password could not be read: " + e.getMessage());
+            return;
+        }
+        if (password == null) {
+            fail("stdin closed before the password line");
+            return;
+        }
+
         if (!opts.ignoreStdin) {
             // If the parent dies (even by SIGKILL) our stdin pipe closes: stop instead of
             // lingering as an orphan that holds the store lock and the port.
-            Thread watcher = new Thread(LocalNeo4j::exitOnStdinEof, "stdin-eof-watcher");
+            Thread watcher = new Thread(() -> exitOnStdinEof(stdin), "stdin-eof-watcher");
             watcher.setDaemon(true);
             watcher.start();
         }
@@ -75,7 +100,7 @@ public final class LocalNeo4j {
             if (!db.isAvailable(TimeUnit.MINUTES.toMillis(5))) {
                 fail("database '" + db.databaseName() + "' did not become available");
             }
-            setNeo4jPassword(Files.readString(opts.passwordFile).strip());
+            setNeo4jPassword(password.strip());
         } catch (Throwable t) {
             fail(describe(t));
         }
@@ -105,7 +130,32 @@ public final class LocalNeo4j {
         if (opts.txMemory != null) {
             cfg.put(GraphDatabaseSettings.memory_transaction_global_max_size, opts.txMemory);
         }
+        if (opts.txMemoryMax != null) {
+            cfg.put(GraphDatabaseSettings.memory_transaction_max_size, opts.txMemoryMax);
+        }
+        // LOAD CSV: no file URLs, and an import folder that holds nothing should they be allowed.
+        cfg.put(GraphDatabaseSettings.allow_file_urls, false);
+        cfg.put(GraphDatabaseSettings.load_csv_file_url_root, emptyImportFolder(opts.home));
+        // ... and no network address either: every IPv4 and IPv6 address is blocked.
+        cfg.put(GraphDatabaseInternalSettings.cypher_ip_blocklist, List.of(new IPAddressString("0.0.0.0/0"), new IPAddressString("::/0")));
+        // Only the procedures the callers of this database use are loaded at all.
+        cfg.put(GraphDatabaseSettings.procedure_allowlist, opts.procedures);
         return new DatabaseManagementServiceBuilder(opts.home).setConfig(cfg);
+    }
+
+    private static Path emptyImportFolder(Path home) {
+        Path folder = home.resolve("import");
+        try {
+            Files.createDirectories(folder);
+            try (var entries = Files.list(folder)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalStateException(folder + " must be empty: LOAD CSV may read nothing");
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot prepare " + folder + ": " + e.getMessage(), e);
+        }
+        return folder;
     }
 
     /**
@@ -135,10 +185,10 @@ public final class LocalNeo4j {
         }
     }
 
-    private static void exitOnStdinEof() {
-        byte[] buf = new byte[256];
+    private static void exitOnStdinEof(BufferedReader stdin) {
+        char[] buf = new char[256];
         try {
-            while (System.in.read(buf) != -1) {
+            while (stdin.read(buf) != -1) {
                 // input is ignored; only EOF matters
             }
         } catch (IOException ignored) {
@@ -164,13 +214,19 @@ public final class LocalNeo4j {
         System.exit(1);
     }
 
-    private record Options(Path home, int boltPort, Path passwordFile, long pagecache, Long txMemory, boolean ignoreStdin) {
+    private record Options(Path home, int boltPort, Path passwordFile, long pagecache, Long txMemory, Long txMemoryMax, List<String> procedures,
+            boolean ignoreStdin) {
+        private static final List<String> VALUED = List.of("--home", "--bolt-port", "--password-file", "--pagecache", "--tx-memory", "--tx-memory-max", "--procedures");
+
         static Options parse(String[] args) {
             Path home = null;
             Path passwordFile = null;
+            boolean passwordStdin = false;
             Integer port = null;
             long pagecache = ByteUnit.mebiBytes(256);
             Long txMemory = null;
+            Long txMemoryMax = null;
+            List<String> procedures = List.of();
             boolean ignoreStdin = false;
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -178,7 +234,11 @@ public final class LocalNeo4j {
                     ignoreStdin = true;
                     continue;
                 }
-                if (!List.of("--home", "--bolt-port", "--password-file", "--pagecache", "--tx-memory").contains(arg)) {
+                if (arg.equals("--password-stdin")) {
+                    passwordStdin = true;
+                    continue;
+                }
+                if (!VALUED.contains(arg)) {
                     throw new IllegalArgumentException("unknown argument " + arg);
                 }
                 if (i + 1 >= args.length) {
@@ -190,13 +250,15 @@ public final class LocalNeo4j {
                     case "--bolt-port" -> port = parsePort(value);
                     case "--password-file" -> passwordFile = Path.of(value).toAbsolutePath();
                     case "--pagecache" -> pagecache = parseSize(arg, value);
-                    default -> txMemory = parseSize(arg, value);
+                    case "--tx-memory" -> txMemory = parseSize(arg, value);
+                    case "--tx-memory-max" -> txMemoryMax = parseSize(arg, value);
+                    default -> procedures = List.of(value.split(","));
                 }
             }
-            if (home == null || port == null || passwordFile == null) {
-                throw new IllegalArgumentException("--home, --bolt-port and --password-file are required");
+            if (home == null || port == null || (passwordFile == null) == !passwordStdin) {
+                throw new IllegalArgumentException("--home, --bolt-port and one of --password-file or --password-stdin are required");
             }
-            return new Options(home, port, passwordFile, pagecache, txMemory, ignoreStdin);
+            return new Options(home, port, passwordFile, pagecache, txMemory, txMemoryMax, procedures, ignoreStdin);
         }
 
         private static int parsePort(String value) {
