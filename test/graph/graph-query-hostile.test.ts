@@ -5,13 +5,12 @@
 // its documented problem, never a 5xx; nothing reaches the file system or the network; the graph is
 // unchanged; GET /assets answers throughout; the same Neo4j process still answers at the end.
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import type { ApiClient } from '../support/api-client.js';
 import { listenerPid } from '../support/processes.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, testNeo4jDriver, testNeo4jUri, type TestService } from '../support/test-stores.js';
+import { startTrapServer, type TrapServer } from '../support/trap-server.js';
 
 const QUERY_PATH = '/api/v1/graph/query';
 const TIMEOUT_MS = 3000;
@@ -33,21 +32,6 @@ async function graphHash(): Promise<string> {
   }
 }
 
-/** A local HTTP server that counts the requests it gets: LOAD CSV must never reach it. */
-async function trapServer(): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
-  let hits = 0;
-  const server = http.createServer((_req, res) => {
-    hits += 1;
-    res.end('a,b\n1,2\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/leak.csv`,
-    hits: () => hits,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 type Expected = { status: 400; kind?: string } | { status: 422; detail: RegExp } | { status: 200; rows: unknown[] };
 
 const refused = (kind: string): Expected => ({ status: 400, kind });
@@ -56,7 +40,7 @@ const notAccepted: Expected = { status: 400 };
 describe('POST /graph/query against a hostile corpus', () => {
   let service: TestService;
   let p: Principals;
-  let trap: Awaited<ReturnType<typeof trapServer>>;
+  let trap: TrapServer;
   let neo4jPid: number;
   let hashBefore: string;
   let assetsProbe: { stop: () => Promise<number[]> };
@@ -65,7 +49,7 @@ describe('POST /graph/query against a hostile corpus', () => {
     service = await startTestService({ adminPassword: ADMIN_PASSWORD, graphQueryTimeoutMs: TIMEOUT_MS });
     p = await createPrincipals(service.url);
     for (const bundle of demoEstate(20)) expect((await p.integrationKey.post('/api/v1/import', bundle)).status).toBe(200);
-    trap = await trapServer();
+    trap = await startTrapServer();
     neo4jPid = listenerPid(Number(new URL(testNeo4jUri()).port));
     hashBefore = await graphHash();
     // GET /assets all along, one at a time: every answer is kept.

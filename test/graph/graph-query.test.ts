@@ -1,24 +1,16 @@
 // POST /graph/query against the real service and Neo4j: the documented example queries on a demo
 // estate, every refused class with the graph unchanged, the READ transaction as the last line of
 // defence, the time-out (the query is gone from Neo4j), the row cap, the audit trail and the roles.
-import { readFileSync } from 'node:fs';
 import neo4j from 'neo4j-driver';
 import { translate } from '../../src/features/graph-query/ad-hoc-query-graph-repository.js';
+import { documentedQueries } from '../../src/features/graph-query/documented-queries.js';
 import { encodeValue, GraphCollector } from '../../src/features/graph-query/graph-values.js';
-import { fromProjectRoot } from '../../src/platform/project-root.js';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, testNeo4jDriver, testNeo4jPassword, type TestService } from '../support/test-stores.js';
 
 const QUERY_PATH = '/api/v1/graph/query';
-
-/** The ```cypher blocks of docs/graph-model.md's "Ten useful queries". */
-function documentedQueries(): string[] {
-  const doc = readFileSync(fromProjectRoot('docs', 'graph-model.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('## Ten useful queries'));
-  return [...section.matchAll(/```cypher\n([\s\S]*?)```/g)].map((m) => (m[1] as string).trim());
-}
 
 async function direct<T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> {
   const driver = testNeo4jDriver();

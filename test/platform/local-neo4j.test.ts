@@ -6,8 +6,6 @@
 // as an unprivileged user that owns only its store folder.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import neo4j, { type AuthToken } from 'neo4j-driver';
@@ -17,6 +15,7 @@ import { LOCAL_NEO4J_OS_USER, startLocalNeo4j } from '../../src/platform/neo4j/l
 import { listenerPid } from '../support/processes.js';
 import { testNeo4jDriver, testNeo4jUri } from '../support/test-stores.js';
 import { freePort } from '../support/free-port.js';
+import { startTrapServer } from '../support/trap-server.js';
 
 /** Counts assets as the given user; rejects with Neo4j's error when refused. */
 async function count(uri: string, auth: AuthToken | undefined): Promise<number> {
@@ -92,19 +91,13 @@ describe('the local Neo4j', () => {
     it('refuses LOAD CSV from a file (file URLs off) and from a network address (every address blocked)', async () => {
       const fileRead = await readError('LOAD CSV FROM "file:///etc/hostname" AS l RETURN l');
       expect(fileRead).toMatchObject({ code: 'Neo.ClientError.Statement.ExternalResourceFailed', message: expect.stringContaining('allow_csv_import_from_file_urls') });
-      let hits = 0;
-      const server = http.createServer((_req, res) => {
-        hits += 1;
-        res.end('a\n');
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const trap = await startTrapServer();
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.csv`;
-        expect(await readError('LOAD CSV FROM $url AS l RETURN l', { url })).toMatchObject({ code: 'Neo.ClientError.Statement.ExternalResourceFailed', message: expect.stringContaining('blocked') });
+        expect(await readError('LOAD CSV FROM $url AS l RETURN l', { url: trap.url })).toMatchObject({ code: 'Neo.ClientError.Statement.ExternalResourceFailed', message: expect.stringContaining('blocked') });
       } finally {
-        await new Promise((resolve) => server.close(resolve));
+        await trap.close();
       }
-      expect(hits).toBe(0);
+      expect(trap.hits()).toBe(0);
     });
 
     it('fails a query that runs the heap out, alone, and keeps answering', async () => {

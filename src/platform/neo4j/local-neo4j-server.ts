@@ -12,7 +12,7 @@
 // Neo4j 5.26 never answers); and an out-of-memory error fails the query, not the server. A server
 // that exits anyway is started again (store-supervisor.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { localSecretFile } from '../local-secret-file.js';
@@ -152,12 +152,45 @@ export function transactionMemoryLimits(heap: string): { perTransaction: string;
   return { perTransaction: `${Math.floor(kib / 4)}k`, total: `${Math.floor(kib / 2)}k` };
 }
 
+interface Account {
+  uid?: number;
+  gid?: number;
+}
+
+const canAccess = (account: Account, test: '-r' | '-w', file: string) => spawnSync('test', [test, file], account).status === 0;
+
+/**
+ * The launcher as the account can read it: where it was built, or, when the folders above the
+ * project let no other user through (a checkout in a private folder), a mirror beside the store
+ * folder (hard links where the file system allows, copies otherwise), renewed when rebuilt.
+ */
+function readableLauncher(account: Account, jar: string, home: string): string {
+  if (canAccess(account, '-r', jar)) return jar;
+  const mirror = path.join(path.dirname(home), 'neo4j-launcher');
+  const mirrored = path.join(mirror, path.basename(jar));
+  if (!existsSync(mirrored) || statSync(mirrored).mtimeMs < statSync(jar).mtimeMs) {
+    rmSync(mirror, { recursive: true, force: true });
+    const libs = path.join(path.dirname(jar), 'lib');
+    mkdirSync(path.join(mirror, 'lib'), { recursive: true, mode: 0o755 });
+    const place = (from: string, to: string) => {
+      try {
+        linkSync(from, to);
+      } catch {
+        copyFileSync(from, to);
+      }
+    };
+    for (const lib of readdirSync(libs)) place(path.join(libs, lib), path.join(mirror, 'lib', lib));
+    place(jar, mirrored);
+  }
+  return mirrored;
+}
+
 /**
  * The account the local Neo4j runs as. As root: the system user neo4j (created when missing),
  * owner of the store folder and nothing else, so that a query that reaches the file system anyway
  * finds only what that user may read. Otherwise the service's own user, which is not root.
  */
-function storeAccount(home: string, jar: string): { uid?: number; gid?: number } {
+function storeAccount(home: string): Account {
   if (process.getuid?.() !== 0) return {};
   const id = (flag: string) => Number(execFileSync('id', [flag, LOCAL_NEO4J_OS_USER], { encoding: 'utf8' }).trim());
   if (spawnSync('id', ['-u', LOCAL_NEO4J_OS_USER], { stdio: 'ignore' }).status !== 0) {
@@ -166,10 +199,8 @@ function storeAccount(home: string, jar: string): { uid?: number; gid?: number }
   const account = { uid: id('-u'), gid: id('-g') };
   // A store made while Neo4j ran as root belongs to root: hand it over.
   execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, home]);
-  for (const [file, test, what] of [[jar, '-r', 'read'], [home, '-w', 'write to']]) {
-    if (spawnSync('test', [test as string, file as string], account).status !== 0) {
-      throw new Error(`the local Neo4j runs as the system user ${LOCAL_NEO4J_OS_USER}, which cannot ${what} ${file}: let other users through the folders above it (chmod o+x), or set NEO4J_URI`);
-    }
+  if (!canAccess(account, '-w', home)) {
+    throw new Error(`the local Neo4j runs as the system user ${LOCAL_NEO4J_OS_USER}, which cannot write to ${home}: let other users through the folders above it (chmod o+x), or set NEO4J_URI`);
   }
   return account;
 }
@@ -184,10 +215,10 @@ export async function startLocalNeo4j({ dataDir, passwordFile, boltPort, heap, p
   const jar = ensureLauncherBuilt(logger);
   const home = path.resolve(dataDir);
   mkdirSync(home, { recursive: true });
-  const account = storeAccount(home, jar);
+  const account = storeAccount(home);
   const memory = transactionMemoryLimits(heap);
   const args = [
-    `-Xms${heap}`, `-Xmx${heap}`, ...JVM_FLAGS, '-jar', jar, '--home', home, '--bolt-port', String(boltPort), '--password-stdin', '--pagecache', pageCache,
+    `-Xms${heap}`, `-Xmx${heap}`, ...JVM_FLAGS, '-jar', readableLauncher(account, jar, home), '--home', home, '--bolt-port', String(boltPort), '--password-stdin', '--pagecache', pageCache,
     '--tx-memory-max', memory.perTransaction, '--tx-memory', memory.total, '--procedures', procedures.join(','),
   ];
   let current: ChildProcess | undefined;

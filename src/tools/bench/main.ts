@@ -7,12 +7,15 @@
 //   discovery: the whole service against the lab network (needs root), and the load of one busy
 //              host beside its raw writes.
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
+//   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
+//              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
 //   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow, and
 //              top-talkers latency over 1 h and 24 h of rollups at 10,000 flows/s;
 //              --quick stores 100,000 flows instead of 2 million.
 import { parseArgs } from 'node:util';
 import { discoveryBench } from './discovery.js';
 import { flowsBench } from './flows.js';
+import { graphQueryBench } from './graph-query.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 import { vcenterBench } from './vcenter.js';
@@ -24,6 +27,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string }) =
     dropSection('graph-api');
     dropSection('exports');
   },
+  'graph-query': ({ quick, dataDir }) => graphQueryBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
   flows: ({ quick }) => flowsBench({ flows: quick ? 100_000 : 2_000_000 }),

@@ -47,7 +47,7 @@ export interface EstateSize {
 export const FULL_ESTATE: EstateSize = { demoHosts: 19_000, packagesPerHost: 450, processesPerHost: 90, servicesPerHost: 45, runs: 100_000, label: '' };
 export const QUICK_ESTATE: EstateSize = { demoHosts: 1_900, packagesPerHost: 45, processesPerHost: 9, servicesPerHost: 5, runs: 10_000, label: ' (--quick estate: a tenth of the assets, a hundredth of the rows; not the figures of record)' };
 
-interface EstateFacts {
+export interface EstateFacts {
   size: EstateSize;
   assets: number;
   relationships: number;
@@ -285,17 +285,23 @@ async function walkRates(http: () => Promise<number>, bare: () => Promise<number
   return { http: best(samples.http), bare: best(samples.bare) };
 }
 
+/** The estate of the data folder: built (and timed) when the folder holds none yet. */
+export async function ensureEstate(dataDir: string, size: EstateSize): Promise<EstateFacts> {
+  const factsFile = path.join(dataDir, ESTATE_FILE);
+  const facts: EstateFacts = existsSync(factsFile)
+    ? (JSON.parse(readFileSync(factsFile, 'utf8')) as EstateFacts)
+    : await withStores(dataDir, async (container) => {
+        const built = await buildEstate(container, size);
+        writeFileSync(factsFile, JSON.stringify(built));
+        return built;
+      });
+  if (JSON.stringify(facts.size) !== JSON.stringify(size)) throw new Error(`${dataDir} holds another estate (${JSON.stringify(facts.size)}); use another --data-dir`);
+  return facts;
+}
+
 export async function scaleBench({ size, dataDir: keep }: { size: EstateSize; dataDir?: string }): Promise<void> {
   await withDataDir(async (dataDir) => {
-    const factsFile = path.join(dataDir, ESTATE_FILE);
-    const facts: EstateFacts = existsSync(factsFile)
-      ? (JSON.parse(readFileSync(factsFile, 'utf8')) as EstateFacts)
-      : await withStores(dataDir, async (container) => {
-          const built = await buildEstate(container, size);
-          writeFileSync(factsFile, JSON.stringify(built));
-          return built;
-        });
-    if (JSON.stringify(facts.size) !== JSON.stringify(size)) throw new Error(`${dataDir} holds another estate (${JSON.stringify(facts.size)}); use another --data-dir`);
+    const facts = await ensureEstate(dataDir, size);
     const service = await serviceProcess(dataDir);
     const reference = await referenceProcess(dataDir).catch(async (error: unknown) => {
       await service.stop();
