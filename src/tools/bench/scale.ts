@@ -59,8 +59,8 @@ export interface EstateFacts {
 const ESTATE_FILE = 'bench-estate.json';
 const HOSTS_PER_WRITE = 4;
 
-/** Loads the estate through the import path (timed), then the sub-records of every host, host by host as the load step writes them. */
-async function buildEstate(container: Container, size: EstateSize): Promise<EstateFacts> {
+/** Loads the estate's assets and relationships through the import path (timed). */
+export async function importEstateGraph(container: Container, size: EstateSize): Promise<{ assets: number; relationships: number; importSeconds: number }> {
   const started = process.hrtime.bigint();
   let assets = 0;
   let relationships = 0;
@@ -70,8 +70,13 @@ async function buildEstate(container: Container, size: EstateSize): Promise<Esta
     relationships += result.relationships;
     process.stdout.write(`\rimported ${int(assets)} assets, ${int(relationships)} relationships`);
   }
-  const importSeconds = elapsedMs(started) / 1000;
   process.stdout.write('\n');
+  return { assets, relationships, importSeconds: elapsedMs(started) / 1000 };
+}
+
+/** Loads the estate through the import path (timed), then the sub-records of every host, host by host as the load step writes them. */
+async function buildEstate(container: Container, size: EstateSize): Promise<EstateFacts> {
+  const { assets, relationships, importSeconds } = await importEstateGraph(container, size);
 
   const hosts = (await container.driver.executeQuery('MATCH (h:Host) RETURN h.id AS id ORDER BY h.id', {}, { database: container.config.neo4jDatabase })).records.map((r) => r.get('id') as string);
   const store = new SubRecordStore(container.db);
