@@ -50,8 +50,8 @@ import { DiagnosisStore } from './features/diagnosis/diagnosis-store.js';
 import { RulesProvider } from './features/diagnosis/rules-provider.js';
 import { AdHocQueryGraphRepository } from './features/graph-query/ad-hoc-query-graph-repository.js';
 import { GraphQueryService } from './features/graph-query/graph-query-service.js';
-import { HealthService } from './features/health/health-service.js';
 import { analystBulkhead } from './features/graph-query/analyst-bulkhead.js';
+import { HealthService } from './features/health/health-service.js';
 import { INSIGHT_FEEDS } from './features/insights/insight-feeds.js';
 import { InsightGraphRepository } from './features/insights/insight-graph-repository.js';
 import { InsightService } from './features/insights/insight-service.js';
@@ -73,9 +73,9 @@ import { createDatabase, observeStatements, type Database } from './platform/pos
 import { RowCounts } from './platform/postgres/row-counts.js';
 import { Scheduler } from './platform/scheduler/scheduler.js';
 import { Metrics } from './platform/metrics.js';
+import type { SupervisedStore } from './platform/store-supervisor.js';
 
 // Exports streaming at the same time; more wait up to service.store-timeout-ms, then get a 503.
-import type { SupervisedStore } from './platform/store-supervisor.js';
 const EXPORT_CONNECTIONS = 4;
 
 export interface StoreAddresses {
@@ -84,10 +84,10 @@ export interface StoreAddresses {
   /** The configured Neo4j user and password, or the local Neo4j's. */
   neo4jUser: string;
   neo4jPassword: string;
-}
-
   /** The local stores this process started and restarts (none for external ones). */
   supervised?: SupervisedStore[];
+}
+
 export interface Container extends AccessServices {
   config: AppConfig;
   /** Where the stores are (the local ones included). */
@@ -101,10 +101,10 @@ export interface Container extends AccessServices {
   /** Connections of the streamed exports (COPY), apart from the API's. */
   copyPool: pg.Pool;
   driver: Driver;
-  graph: NeoGraph;
-  scheduler: Scheduler;
   /** The analysts' own connections to Neo4j (POST /graph/query). */
   analystDriver: Driver;
+  graph: NeoGraph;
+  scheduler: Scheduler;
   metrics: Metrics;
   apiDocument: OpenApiDocument;
   health: HealthService;
@@ -175,9 +175,6 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     timeoutMs: config.storeTimeoutMs,
   });
   const graph = new NeoGraph(driver, config.neo4jDatabase, new CypherCatalog(), metrics.storeObserver('neo4j'), config.storeTimeoutMs, config.storeWriteTimeoutMs);
-  const scheduler = new Scheduler({
-    databaseUrl: stores.databaseUrl,
-    roles: config.roles,
   // The analysts' Cypher has a pool of its own: however many of its queries run, the service's never wait for a connection.
   const analystDriver = createDriver({
     uri: stores.neo4jUri,
@@ -186,6 +183,9 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     timeoutMs: config.storeTimeoutMs,
     maxConnections: config.graphQueryConcurrency,
   });
+  const scheduler = new Scheduler({
+    databaseUrl: stores.databaseUrl,
+    roles: config.roles,
     lockLifetimeMs: config.jobsLockLifetimeMs,
     pollIntervalMs: config.jobsPollIntervalMs,
     workerConcurrency: config.jobsWorkerConcurrency,
@@ -229,10 +229,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   registerOperationalGauges(metrics, {
     queueDepth: () => scheduler.queueDepth(),
     runsByStatus: () => runs.countByStatus(),
+    supervised: stores.supervised ?? [],
   });
   const flowPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 2, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-flows' });
   flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
-    supervised: stores.supervised ?? [],
   const flowStore = new FlowStore(flowPool);
   const flowRetention: FlowRetention = {
     raw: config.flowsRetentionRawDays,
@@ -325,6 +325,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     sessionStore: sessions,
     copyPool,
     driver,
+    analystDriver,
     graph,
     scheduler,
     metrics,
@@ -332,4 +333,3 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     health: new HealthService(db, driver, config.neo4jDatabase),
   };
 }
-    analystDriver,

@@ -76,6 +76,12 @@ export const SETTINGS = {
     'Comma-separated process roles: api (HTTP), worker (runs jobs), scheduler (creates recurring jobs), collector (receives NetFlow, IPFIX and sFlow).',
     { default: 'api,worker,scheduler,collector' },
   ),
+  shutdownGraceMs: setting(
+    'service.shutdown-grace-ms',
+    int(1000, 600_000),
+    'How long a stop (SIGTERM, SIGINT) may take in order; then whatever still runs is ended (the local Neo4j killed) and the process exits with 1.',
+    { default: 30_000 },
+  ),
   logLevel: setting('service.log.level', z.enum(['error', 'warn', 'info', 'debug']), 'Log level.', {
     default: 'info',
   }),
@@ -83,12 +89,6 @@ export const SETTINGS = {
     'database.url',
     optionalUrl(['postgres', 'postgresql']),
     'PostgreSQL connection URL. When unset, an embedded PostgreSQL is started under the data folder.',
-  shutdownGraceMs: setting(
-    'service.shutdown-grace-ms',
-    int(1000, 600_000),
-    'How long a stop (SIGTERM, SIGINT) may take in order; then whatever still runs is ended (the local Neo4j killed) and the process exits with 1.',
-    { default: 30_000 },
-  ),
     { secret: true },
   ),
   databasePoolMax: setting('database.pool-max', int(1, 200), 'Maximum PostgreSQL connections of this process.', {
@@ -320,13 +320,6 @@ export const SETTINGS = {
     'How long a query of POST /graph/query may run; Neo4j stops it then. The endpoint answers within it and 2 s.',
     { default: 10_000 },
   ),
-  aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
-    default: false,
-  }),
-  aiProvider: setting(
-    'service.ai.provider',
-    z.enum(AI_PROVIDERS),
-    'Who diagnoses: rules (built-in rules per error code, model rules-v1) or chat-completions (an OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, llama.cpp server).',
   graphQueryConcurrency: setting(
     'service.graph-query.concurrency',
     int(1, 64),
@@ -345,6 +338,13 @@ export const SETTINGS = {
     'How many queries of POST /graph/query one user or key may have running or waiting; beyond, 429 with Retry-After.',
     { default: 2 },
   ),
+  aiEnabled: setting('service.ai.enabled', bool, 'Enables the AI diagnosis of failed discovery runs.', {
+    default: false,
+  }),
+  aiProvider: setting(
+    'service.ai.provider',
+    z.enum(AI_PROVIDERS),
+    'Who diagnoses: rules (built-in rules per error code, model rules-v1) or chat-completions (an OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, llama.cpp server).',
     { default: 'rules' },
   ),
   aiBaseUrl: setting(
