@@ -49,6 +49,9 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
     users: new UserService(userStore, hasher, audit, logger, tokenLookups),
     tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper, tokenLookups),
     tokenLookups,
-    credentials: new CredentialService(new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit),
+    credentials: new CredentialService(new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit, {
+      ipv4Prefix: config.credentialsBroadMatchIpv4Prefix,
+      ipv6Prefix: config.credentialsBroadMatchIpv6Prefix,
+    }),
   };
 }

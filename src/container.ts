@@ -18,6 +18,7 @@ import { IdentityStore } from './features/ingestion/identity-store.js';
 import { CredentialOffer } from './features/discovery/credential-offer.js';
 import { DiscoveryRunner } from './features/discovery/discovery-runner.js';
 import { HostStateStore } from './features/discovery/host-state-store.js';
+import { PinService } from './features/discovery/pin-service.js';
 import { ObservationLoader } from './features/discovery/observation-loader.js';
 import { DiscoveryService } from './features/discovery/discovery-service.js';
 import { RunStore } from './features/discovery/run-store.js';
@@ -126,6 +127,7 @@ export interface Container extends AccessServices {
   runs: RunStore;
   discovery: DiscoveryService;
   hostState: HostStateStore;
+  pins: PinService;
   /** The load steps of a run (the runner's), for the benchmarks. */
   observationLoader: ObservationLoader;
   discoveryRunner: DiscoveryRunner;
@@ -278,10 +280,14 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     ),
     insights: new InsightService(INSIGHT_FEEDS, new InsightGraphRepository(graph), new InsightStore(db), assetGraph),
     exports: new ExportService(assetGraph, relationships, new SubRecordExportStore(copyPool), config.storeTimeoutMs),
-    targets: new TargetService(targetStore, access.audit, config.discoveryMaxAddressesPerTarget),
+    targets: new TargetService(targetStore, access.audit, {
+      maxAddresses: config.discoveryMaxAddressesPerTarget,
+      minScheduleIntervalSeconds: config.discoveryMinScheduleIntervalSeconds,
+    }),
     runs,
     discovery: new DiscoveryService(runs, targetStore, scheduler, access.audit, hostState),
     hostState,
+    pins: new PinService(hostState, access.audit),
     observationLoader,
     discoveryRunner: new DiscoveryRunner(
       runs,

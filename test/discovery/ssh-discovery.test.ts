@@ -214,7 +214,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     expect(await assetAt(h1)).toMatchObject({ lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0 });
   });
 
-  it('refuses a changed host key, reports HOST_KEY_CHANGED and keeps the host\'s software, services and edges', async () => {
+  it('refuses a changed host key with HOST_KEY_CHANGED, offers it no password, keeps the host\'s data, and takes the new key once an administrator accepts it', async () => {
     const host2 = await assetAt(h2);
     const kept = async () => ({
       packages: await db()('software_packages').where({ asset_id: host2.id }).count('* as c'),
@@ -222,15 +222,34 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
       edges: (await api.get('/api/v1/relationships?type=COMMUNICATES_WITH')).body.total,
     });
     const before = await kept();
+    const pinned = await db()('ssh_host_keys').where({ address: h2, port: 22 }).first();
     await network.hosts.h2.replaceHostKey();
+    const logged = (await network.hosts.h2.sshdLog()).length;
     const run = await scan('h2 only', [h2]);
     expect(run.status).toBe('COMPLETED_WITH_ERRORS');
     expect(run.errors).toEqual([{ address: h2, method: 'SSH', stage: 'verify-host-key', code: 'HOST_KEY_CHANGED', message: expect.stringMatching(/ssh-ed25519 SHA256:\S+/) }]);
     expect(await assetAt(h2)).toMatchObject({ lastScanOutcome: 'FAILED', consecutiveScanFailures: 1 });
     expect(await kept()).toEqual(before);
-    // Once the operator removes the pinned key, the new one is pinned at the next contact.
-    await db()('ssh_host_keys').where({ address: h2 }).delete();
+    // No credential reached the host: sshd saw the connection end before any authentication.
+    const since = (await network.hosts.h2.sshdLog()).slice(logged);
+    expect(since).toMatch(/Disconnected from \S+ port \d+ \[preauth\]/);
+    expect(since).not.toMatch(/password|publickey|Accepted|Failed|authenticating user/i);
+    // The pin holds until an administrator accepts the key that was presented, and only that one.
+    const presented = /SHA256:[A-Za-z0-9+/]+/.exec(run.errors[0].message)?.[0] as string;
+    const accept = { kind: 'SSH_HOST_KEY', address: h2, port: 22, fingerprint: presented };
+    expect((await p.viewer.post('/api/v1/discovery/pins/accept', accept)).status).toBe(403);
+    const wrong = await api.post('/api/v1/discovery/pins/accept', { ...accept, fingerprint: pinned.fingerprint });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.detail).toContain(presented);
+    expect((await api.post('/api/v1/discovery/pins/accept', { ...accept, port: 2222 })).status).toBe(404);
+    expect((await scan('h2 only', [h2])).status).toBe('COMPLETED_WITH_ERRORS');
+    const accepted = await api.post('/api/v1/discovery/pins/accept', accept);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toMatchObject({ kind: 'SSH_HOST_KEY', address: h2, port: 22, fingerprint: presented, detail: 'ssh-ed25519', presented: null });
+    const audit = await p.adminSession.get('/api/v1/audit-events?action=pin.accept');
+    expect(audit.body.data[0]).toMatchObject({ details: { kind: 'SSH_HOST_KEY', address: h2, port: 22, from: pinned.fingerprint, to: presented } });
     expect((await scan('h2 only', [h2])).status).toBe('COMPLETED');
+    expect(await assetAt(h2)).toMatchObject({ lastScanOutcome: 'SUCCESS', consecutiveScanFailures: 0 });
   });
 
   it('marks a command refused for lack of permission as PARTIAL and keeps what that command gave before', async () => {

@@ -11,12 +11,38 @@ describe('target addresses', () => {
     ['10.0.0.10-10.0.0.20', 'RANGE', 11],
     ['10.0.0.250-255', 'RANGE', 6],
     ['db-01.lab.example.com', 'HOSTNAME', 1],
+    ['3com.example', 'HOSTNAME', 1],
+    ['127.0.0.1', 'IP', 1],
   ])('reads %s as %s of %i', (text, kind, count) => {
     expect(parseAddress(text)).toMatchObject({ kind, count });
   });
 
   it.each(['10.0.0.0/33', '10.0.0.20-10.0.0.10', '10.0.0.1-300', '300.1.1.1/24', 'fd00::/64', 'not_a host!', ''])('refuses %j', (text) => {
     expect(typeof parseAddress(text)).toBe('string');
+  });
+
+  it('writes an IPv6 address in its canonical form (RFC 5952)', () => {
+    expect(parseAddress('FD00:0:0:0:0:0:0:1')).toMatchObject({ text: 'fd00::1', kind: 'IP' });
+    expect(parseAddress('::FFFF:127.0.0.1')).toMatchObject({ text: '::ffff:127.0.0.1', kind: 'IP' });
+  });
+
+  it.each([
+    ['0x7f.1', '127.0.0.1'],
+    ['2130706433', '127.0.0.1'],
+    ['127.1', '127.0.0.1'],
+    ['0177.0.0.1', '127.0.0.1'],
+    ['0x7f000001', '127.0.0.1'],
+    ['10.0.0.010', '10.0.0.8'],
+  ])('refuses %j, which resolvers read as %s, and names that address', (text, read) => {
+    expect(parseAddress(text)).toBe(`a numeric form that is no canonical address: resolvers read it as ${read}; write ${read}`);
+  });
+
+  it.each(['10.0.0.256', '1.2.3.4.5', '08.0.0.1', 'example.123', 'host.0x10'])('refuses %j: numeric, yet no IPv4 address, and no host name either', (text) => {
+    expect(parseAddress(text)).toMatch(/^not an IPv4 address \(four parts of 0 to 255 without leading zeros\) nor a host name \(its last label is a number\)$/);
+  });
+
+  it.each(['0.0.0.0', '0.1.2.3', '::', '0.0.0.0/24', '0.0.0.1-5'])('refuses %j, which reaches the service\'s own host', (text) => {
+    expect(parseAddress(text)).toMatch(/reaches the service's own host/);
   });
 
   it('expands entries in order, lazily', () => {

@@ -63,6 +63,42 @@ describe('discovery targets', () => {
     expect((await api.post('/api/v1/discovery/targets', { name: 'vc4', addresses: ['10.0.3.8'], settings: { VCENTER: { verify: true } } })).status).toBe(400);
   });
 
+  it('refuses numeric forms that are no canonical address (loopback in disguise), each with the address resolvers would read', async () => {
+    const disguised = ['0x7f.1', '2130706433', '127.1', '0177.0.0.1', '10.0.0.256', '0.0.0.0'];
+    const res = await api.post('/api/v1/discovery/targets', { name: 'disguised', addresses: ['127.0.0.1', ...disguised] });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const messages = Object.fromEntries(res.body.errors.map((e: { path: string; message: string }) => [e.path, e.message]));
+    expect(Object.keys(messages).sort()).toEqual(disguised.map((_a, i) => `body.addresses.${i + 1}`).sort());
+    for (const i of [1, 2, 3, 4]) expect(messages[`body.addresses.${i}`]).toMatch(/resolvers read it as 127\.0\.0\.1; write 127\.0\.0\.1/);
+    expect(messages['body.addresses.5']).toMatch(/not an IPv4 address \(four parts of 0 to 255 without leading zeros\)/);
+    expect(messages['body.addresses.6']).toMatch(/reaches the service's own host/);
+    expect((await api.get('/api/v1/discovery/targets')).body.data.map((t: { name: string }) => t.name)).not.toContain('disguised');
+  });
+
+  it.each([
+    ['every second', '* * * * * *'],
+    ['every ten seconds', '*/10 * * * * *'],
+    ['every four minutes', '*/4 * * * *'],
+    ['twice a minute apart each hour', '0,1 * * * *'],
+    ['a minute that does not exist', '99 * * * *'],
+  ])('refuses a schedule of %s (%j)', async (_what, schedule) => {
+    const res = await api.post('/api/v1/discovery/targets', { name: 'too-often', addresses: ['10.0.9.1'], schedule });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: 'body.schedule', message: expect.any(String) }]);
+  });
+
+  it('says how often a refused schedule fires and names the minimum and its setting', async () => {
+    const res = await api.post('/api/v1/discovery/targets', { name: 'too-often', addresses: ['10.0.9.1'], schedule: '* * * * * *' });
+    expect(res.body.errors[0].message).toMatch(/fires 1 s apart; the minimum is 300 s \(service\.discovery\.min-schedule-interval-seconds\)/);
+  });
+
+  it.each(['*/5 * * * *', '0 0 3 * * *', '0 30 23 * * 1-5'])('takes the schedule %j', async (schedule) => {
+    const res = await api.post('/api/v1/discovery/targets', { name: `every ${schedule}`, addresses: ['10.0.9.2'], schedule });
+    expect(res.status).toBe(201);
+    expect(res.body.data.schedule).toBe(schedule);
+  });
+
   it('refuses unknown fields and methods', async () => {
     expect((await api.post('/api/v1/discovery/targets', { name: 'x', addresses: ['10.0.0.1'], methods: ['TELNET'] })).status).toBe(400);
     expect((await api.post('/api/v1/discovery/targets', { name: 'x', addresses: ['10.0.0.1'], password: 'p' })).status).toBe(400);

@@ -90,7 +90,7 @@ describeVcsim('discovery of a vCenter (govmomi simulator)', () => {
 
   /** A session of our own to change the simulator through the same vim25 API. */
   const withSimulator = async <T>(work: (session: Vim25Session, vm: (name: string) => Promise<{ type: string; value: string }>) => Promise<T>): Promise<T> => {
-    const pins = { pinnedCertificate: async () => undefined, pinCertificate: async () => undefined };
+    const pins = { pinOrCompare: async () => undefined };
     const session = new Vim25Session({ host: '127.0.0.1', port: vc.port, path: '/sdk', verifyCertificate: false, connectTimeoutMs: 5000, deadline: Date.now() + 60_000 }, pins);
     await session.verify();
     const content = (await session.call('RetrieveServiceContent', moRef('_this', { type: 'ServiceInstance', value: 'ServiceInstance' }))).returnval as Record<string, unknown>;
@@ -245,7 +245,7 @@ describeVcsim('discovery of a vCenter (govmomi simulator)', () => {
     expect((await api.get(`/api/v1/discovery/runs/${down.id}`)).body.data.errors).toEqual([expect.objectContaining({ method: 'VCENTER', code: 'CONNECTION_REFUSED' })]);
   }, TEST_TIMEOUT_MS);
 
-  it('refuses an untrusted certificate, pins the certificate at first contact and refuses a changed one', async () => {
+  it('refuses an untrusted certificate, pins the certificate at first contact, and refuses a changed one until an administrator accepts it', async () => {
     const untrusted = (await api.post('/api/v1/discovery/targets', { name: 'vcenter untrusted', addresses: ['127.0.0.1'], methods: ['VCENTER'], credentialIds: [credentialId], ports: { VCENTER: vc.port } })).body.data.id;
     const run = await scan(untrusted);
     expect((await api.get(`/api/v1/discovery/runs/${run.id}`)).body.data.errors).toEqual([expect.objectContaining({ stage: 'verify-certificate', code: 'CERTIFICATE_UNTRUSTED' })]);
@@ -262,7 +262,14 @@ describeVcsim('discovery of a vCenter (govmomi simulator)', () => {
       second = await startVcsim({ port, username: USER, password: PASSWORD });
       const changed = await scan(pinned);
       expect(changed.status).toBe('COMPLETED_WITH_ERRORS');
-      expect((await api.get(`/api/v1/discovery/runs/${changed.id}`)).body.data.errors).toEqual([expect.objectContaining({ stage: 'verify-certificate', code: 'CERTIFICATE_CHANGED' })]);
+      const [error] = (await api.get(`/api/v1/discovery/runs/${changed.id}`)).body.data.errors;
+      expect(error).toEqual(expect.objectContaining({ stage: 'verify-certificate', code: 'CERTIFICATE_CHANGED' }));
+      // Accepted by an administrator (the same mechanism as a changed SSH host key), the new certificate is the pin.
+      const presented = /is now ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})/.exec(error.message)?.[1] as string;
+      const accepted = await api.post('/api/v1/discovery/pins/accept', { kind: 'TLS_CERTIFICATE', address: '127.0.0.1', port, fingerprint: presented });
+      expect(accepted.status).toBe(200);
+      expect(accepted.body.data).toMatchObject({ kind: 'TLS_CERTIFICATE', fingerprint: presented, presented: null });
+      expect((await scan(pinned)).status).toBe('COMPLETED');
     } finally {
       await second.stop();
     }

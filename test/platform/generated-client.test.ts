@@ -48,6 +48,11 @@ describe('a client generated from api.yaml', () => {
     await tsc(['--outDir', path.join(dir, 'out')]);
     const admin = await signIn(service.url, 'admin', ADMIN_PASSWORD);
     const key = (await admin.post('/api/v1/integration-keys', { name: 'generated-client' })).body.data.token as string;
+    // A host key that a host replaced since it was pinned, as an SSH scan records it: the program accepts the new one.
+    await service.running.container.db('ssh_host_keys').insert({
+      address: '192.0.2.22', port: 22, key_type: 'ssh-rsa', fingerprint: 'SHA256:generated-client-pinned',
+      presented_fingerprint: 'SHA256:generated-client-presented', presented_key_type: 'ssh-ed25519', presented_at: new Date(),
+    });
     const { stdout } = await run(process.execPath, [path.join(dir, 'out', 'program.js')], { env: { PATH: process.env.PATH, SERVICE_URL: service.url, SERVICE_KEY: key } }).catch((error: { stderr: string }) => {
       throw new Error(`program: ${error.stderr}`);
     });
@@ -64,6 +69,7 @@ describe('a client generated from api.yaml', () => {
     expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
     expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
     expect(report.reactivated).toBe('ACTIVE');
+    expect(report.pin).toBe('SSH_HOST_KEY SHA256:generated-client-presented ssh-ed25519 null');
     expect(report.insightFeeds).toContain('stale-assets');
     expect(report.insightFeed).toMatch(/^stale-assets 10 (true|false) \d+$/);
     // No exporter sent flows to this service: the rankings are empty, over the rollups of the last hour.

@@ -222,7 +222,7 @@ describe('the web UI', () => {
     expect(await page.getByRole('link', { name: 'Cypher' }).count()).toBe(0);
   });
 
-  it('keeps the secret of a credential write-only: saved, never shown, gone from the page once saved', async () => {
+  it('keeps the secret of a credential write-only: saved, never shown, gone from the page once saved; a broad match pattern only once allowed, with the reason shown', async () => {
     const { page } = await openPage(browser);
     await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);
     await page.goto(`${service.url}/credentials`);
@@ -232,6 +232,10 @@ describe('the web UI', () => {
     await page.getByLabel('username', { exact: true }).fill('nobody');
     const secret = 'UI-secret-Canary-4711';
     await page.getByLabel(/^password/).fill(secret);
+    await page.getByRole('button', { name: 'Save' }).click();
+    // A /8 is broader than a /16: refused, and the form says why and what to tick.
+    await page.getByRole('alert').getByText(/127\.0\.0\.0\/8 covers 16777216 addresses, wider than a \/16.*a rogue host too; set allowBroadMatch: true/).waitFor();
+    await page.getByLabel('Allow broad match patterns').check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('row', { name: /loopback ssh.*SSH_PASSWORD.*password/ }).waitFor();
     expect(await page.content()).not.toContain(secret);

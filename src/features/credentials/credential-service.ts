@@ -6,6 +6,7 @@ import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '
 import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { KINDS, matchPatternProblem, MAX_SECRET_LENGTH, type CredentialKind } from './credential-kinds.js';
+import { broadMatch, type BroadMatchLimits } from './credential-match.js';
 import type { CredentialRecord, CredentialStore } from './credential-store.js';
 import type { CredentialQuery } from './credential-query.js';
 import type { VaultCipher } from './vault-cipher.js';
@@ -22,6 +23,7 @@ export interface CredentialInput {
   kind: CredentialKind;
   description?: string | null;
   matchPatterns: string[];
+  allowBroadMatch?: boolean;
   settings?: Record<string, unknown>;
   secrets?: Record<string, string | null>;
 }
@@ -40,6 +42,7 @@ export function toCredentialView(record: CredentialRecord): CredentialView {
     kind: record.kind,
     description: record.description,
     matchPatterns: record.matchPatterns,
+    allowBroadMatch: record.allowBroadMatch,
     settings: record.settings,
     hasSecret: record.secretFields.length > 0,
     secretFields: record.secretFields,
@@ -54,7 +57,7 @@ interface Validated {
   toRemove: string[];
 }
 
-function validate(kind: CredentialKind, input: CredentialUpdate, existingSecrets: string[]): Validated {
+function validate(kind: CredentialKind, input: CredentialUpdate, existingSecrets: string[], limits: BroadMatchLimits): Validated {
   const definition = KINDS[kind];
   const errors: FieldError[] = [];
   const parsed = definition.settings.safeParse(input.settings ?? {});
@@ -67,7 +70,11 @@ function validate(kind: CredentialKind, input: CredentialUpdate, existingSecrets
   }
   for (const [i, pattern] of (input.matchPatterns ?? []).entries()) {
     const problem = matchPatternProblem(pattern);
+    const broad = problem || input.allowBroadMatch ? undefined : broadMatch(pattern, limits);
     if (problem) errors.push({ path: `body.matchPatterns.${i}`, message: problem });
+    else if (broad) {
+      errors.push({ path: `body.matchPatterns.${i}`, message: `${broad}: its secret would be offered to every address there that answers, a rogue host too; set allowBroadMatch: true to allow it` });
+    }
   }
   const toSeal = new Map<string, string>();
   const toRemove: string[] = [];
@@ -91,6 +98,7 @@ export class CredentialService {
     private readonly store: CredentialStore,
     private readonly cipher: VaultCipher,
     private readonly audit: AuditLog,
+    private readonly broadMatchLimits: BroadMatchLimits,
   ) {}
 
   async list(query: CredentialQuery): Promise<{ rows: CredentialView[]; total: number }> {
@@ -103,17 +111,18 @@ export class CredentialService {
   }
 
   async create(actor: Actor, input: CredentialInput): Promise<CredentialView> {
-    const { settings, toSeal } = validate(input.kind, input, []);
+    const { settings, toSeal } = validate(input.kind, input, [], this.broadMatchLimits);
+    const allowBroadMatch = input.allowBroadMatch ?? false;
     const id = randomUUID();
     await this.unique(input.name, () =>
       this.audit.write(actor, async (trx) => {
-        await this.store.insert(id, { name: input.name, kind: input.kind, description: input.description ?? null, matchPatterns: input.matchPatterns, settings }, trx);
+        await this.store.insert(id, { name: input.name, kind: input.kind, description: input.description ?? null, matchPatterns: input.matchPatterns, allowBroadMatch, settings }, trx);
         for (const [field, value] of toSeal) await this.store.putSecret(id, field, this.cipher.seal(id, field, value), trx);
       }, () => ({
         action: 'credential.create',
         targetKind: 'CREDENTIAL',
         targetId: id,
-        details: { name: input.name, kind: input.kind, matchPatterns: input.matchPatterns, secretFields: [...toSeal.keys()] },
+        details: { name: input.name, kind: input.kind, matchPatterns: input.matchPatterns, allowBroadMatch, secretFields: [...toSeal.keys()] },
       })),
     );
     return this.get(id);
@@ -128,10 +137,11 @@ export class CredentialService {
       name: input.name ?? current.name,
       description: input.description !== undefined ? input.description : current.description,
       matchPatterns: input.matchPatterns ?? current.matchPatterns,
+      allowBroadMatch: input.allowBroadMatch ?? current.allowBroadMatch,
       settings: input.settings ?? current.settings,
     };
-    const { settings, toSeal, toRemove } = validate(current.kind, { ...merged, secrets: input.secrets }, current.secretFields);
-    const changed = (['name', 'description', 'matchPatterns', 'settings'] as const).filter((k) => input[k] !== undefined && JSON.stringify(input[k]) !== JSON.stringify(current[k]));
+    const { settings, toSeal, toRemove } = validate(current.kind, { ...merged, secrets: input.secrets }, current.secretFields, this.broadMatchLimits);
+    const changed = (['name', 'description', 'matchPatterns', 'allowBroadMatch', 'settings'] as const).filter((k) => input[k] !== undefined && JSON.stringify(input[k]) !== JSON.stringify(current[k]));
     await this.unique(merged.name, () =>
       this.audit.write(actor, async (trx) => {
         await this.store.update(id, { ...merged, settings }, trx);
@@ -147,6 +157,7 @@ export class CredentialService {
           secretsReplaced: [...toSeal.keys()],
           secretsRemoved: toRemove,
           ...(changed.includes('matchPatterns') ? { matchPatterns: { from: current.matchPatterns, to: merged.matchPatterns } } : {}),
+          ...(changed.includes('allowBroadMatch') ? { allowBroadMatch: merged.allowBroadMatch } : {}),
         },
       })),
     );
@@ -156,6 +167,11 @@ export class CredentialService {
   async delete(actor: Actor, id: string): Promise<void> {
     const current = await this.require(id);
     await this.audit.write(actor, (trx) => this.store.delete(id, trx), () => ({ action: 'credential.delete', targetKind: 'CREDENTIAL', targetId: id, details: { name: current.name, kind: current.kind } }));
+  }
+
+  /** The patterns a credential is offered by: a broad one only with allowBroadMatch (it may have been kept before the rule, or under wider settings). */
+  patternsOffered(matchPatterns: string[], allowBroadMatch: boolean): string[] {
+    return allowBroadMatch ? matchPatterns : matchPatterns.filter((p) => !broadMatch(p, this.broadMatchLimits));
   }
 
   /** The secrets in clear, for a connector in this process. Never send the result anywhere. */

@@ -10,6 +10,8 @@ export interface CredentialRecord {
   kind: CredentialKind;
   description: string | null;
   matchPatterns: string[];
+  /** Its match patterns may be broad (credential-match.ts). */
+  allowBroadMatch: boolean;
   settings: Record<string, unknown>;
   /** Names of the secret fields that hold a value. */
   secretFields: string[];
@@ -22,6 +24,7 @@ export interface CredentialValues {
   kind: CredentialKind;
   description: string | null;
   matchPatterns: string[];
+  allowBroadMatch: boolean;
   settings: Record<string, unknown>;
 }
 
@@ -29,7 +32,7 @@ const SORT_COLUMNS = { name: 'c.name', kind: 'c.kind', createdAt: 'c.created_at'
 
 const SELECT = [
   'c.id as id', 'c.name as name', 'c.kind as kind', 'c.description as description', 'c.match_patterns as matchPatterns',
-  'c.settings as settings', 'c.created_at as createdAt', 'c.updated_at as updatedAt',
+  'c.allow_broad_match as allowBroadMatch', 'c.settings as settings', 'c.created_at as createdAt', 'c.updated_at as updatedAt',
 ];
 
 export class CredentialStore implements CredentialKindLookup {
@@ -67,6 +70,7 @@ export class CredentialStore implements CredentialKindLookup {
       kind: values.kind,
       description: values.description,
       match_patterns: values.matchPatterns,
+      allow_broad_match: values.allowBroadMatch,
       settings: JSON.stringify(values.settings),
     });
   }
@@ -78,6 +82,7 @@ export class CredentialStore implements CredentialKindLookup {
         name: values.name,
         description: values.description,
         match_patterns: values.matchPatterns,
+        allow_broad_match: values.allowBroadMatch,
         settings: JSON.stringify(values.settings),
         updated_at: trx.fn.now(),
       });

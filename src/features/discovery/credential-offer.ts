@@ -1,6 +1,7 @@
 // Which credentials a connector offers an address, in order: the one that last worked there, then
-// those listed on the target, then those whose match pattern covers the address. Secrets are
-// revealed once per run and only in this process.
+// those listed on the target, then those whose match pattern covers the address (a broad pattern
+// only of a credential that allows it, whatever was stored before the rule or under wider
+// settings). Secrets are revealed once per run and only in this process.
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { CredentialKind } from '../credentials/credential-kinds.js';
 import { patternCovers } from '../credentials/credential-match.js';
@@ -15,6 +16,7 @@ interface Candidate {
   id: string;
   name: string;
   kind: CredentialKind;
+  /** The patterns it is offered by: a broad one only with allowBroadMatch. */
   matchPatterns: string[];
 }
 
@@ -87,11 +89,12 @@ export class CredentialOffer {
 
   /** The candidates of a run: the target's listed credentials and every one with a match pattern, of the method's kinds. */
   async forRun(method: CredentialMethod, listed: string[]): Promise<RunCredentials> {
-    const candidates: Candidate[] = await this.db('credentials')
-      .select('id', 'name', 'kind', 'match_patterns as matchPatterns')
+    const rows: (Candidate & { allowBroadMatch: boolean })[] = await this.db('credentials')
+      .select('id', 'name', 'kind', 'match_patterns as matchPatterns', 'allow_broad_match as allowBroadMatch')
       .whereIn('kind', credentialKindsOf(method))
       .where((w) => w.whereIn('id', listed).orWhereRaw('cardinality(match_patterns) > 0'))
       .orderBy('name');
+    const candidates = rows.map(({ allowBroadMatch, ...c }) => ({ ...c, matchPatterns: this.vault.patternsOffered(c.matchPatterns, allowBroadMatch) }));
     return new RunCredentials(method, listed, candidates, this.vault, this.hostState);
   }
 }

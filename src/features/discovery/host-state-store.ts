@@ -1,19 +1,41 @@
-// What discovery remembers per address between runs: the pinned SSH host key and TLS certificate,
-// and the credential that last worked per method (offered first next time); the hosts each run
-// reached; and the assets each connector scope (a vCenter) reported.
+// What discovery remembers per address between runs: the pinned SSH host key and TLS certificate
+// (one mechanism for both: pinned at first contact, another one refused and kept as presented
+// until an administrator accepts it), and the credential that last worked per method (offered
+// first next time); the hosts each run reached; and the assets each connector scope (a vCenter)
+// reported.
+import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { MatchRule } from '../ingestion/asset-identity.js';
 import type { ScanOutcome } from './scan-graph-repository.js';
 
-export interface PinnedKey {
-  keyType: string;
+export type PinKind = 'SSH_HOST_KEY' | 'TLS_CERTIFICATE';
+
+/** A key or certificate as pinned: its fingerprint, and a word for people (the key type, the certificate's subject). */
+export interface Pin {
   fingerprint: string;
+  detail: string;
 }
 
-export interface PinnedCertificate {
-  fingerprint: string;
-  subject: string;
+export interface PinRecord extends Pin {
+  kind: PinKind;
+  address: string;
+  port: number;
+  pinnedAt: Date;
+  lastSeenAt: Date;
+  /** The other one the host presented last, refused; null when it presented none. */
+  presented: (Pin & { at: Date }) | null;
 }
+
+/** Pins a key or certificate at first contact; answers the pinned one when the host presents another (a connector's view). */
+export interface Pins {
+  pinOrCompare(kind: PinKind, address: string, port: number, seen: Pin): Promise<Pin | undefined>;
+}
+
+// The tables of the two kinds (their migrations named some columns differently).
+const PIN_TABLES: Record<PinKind, { table: string; detail: string; detailLength: number; presentedDetail: string; pinnedAt: string }> = {
+  SSH_HOST_KEY: { table: 'ssh_host_keys', detail: 'key_type', detailLength: 64, presentedDetail: 'presented_key_type', pinnedAt: 'first_seen_at' },
+  TLS_CERTIFICATE: { table: 'tls_certificate_pins', detail: 'subject', detailLength: 500, presentedDetail: 'presented_subject', pinnedAt: 'pinned_at' },
+};
 
 export interface RunHost {
   address: string;
@@ -26,31 +48,58 @@ export interface RunHost {
 
 export type RunHostRow = RunHost & { assetDisplayName: string | null };
 
-export class HostStateStore {
+export class HostStateStore implements Pins {
   constructor(private readonly db: Database) {}
 
-  pinnedKey(address: string, port: number): Promise<PinnedKey | undefined> {
-    return this.db('ssh_host_keys').select('key_type as keyType', 'fingerprint').where({ address, port }).first();
+  /**
+   * Pins `seen` at first contact; a later contact with the same one only moves last_seen_at. When
+   * the host presents another, answers the pinned one and keeps `seen` as presented (one
+   * statement: two workers meeting the host at once agree on the pin).
+   */
+  async pinOrCompare(kind: PinKind, address: string, port: number, seen: Pin): Promise<Pin | undefined> {
+    const t = PIN_TABLES[kind];
+    const detail = seen.detail.slice(0, t.detailLength);
+    const same = 'p.fingerprint = EXCLUDED.fingerprint';
+    const { rows } = await this.db.raw<{ rows: Pin[] }>(
+      `INSERT INTO ?? AS p (address, port, ??, fingerprint) VALUES (?, ?, ?, ?)
+       ON CONFLICT (address, port) DO UPDATE SET
+         last_seen_at = CASE WHEN ${same} THEN now() ELSE p.last_seen_at END,
+         presented_fingerprint = CASE WHEN ${same} THEN p.presented_fingerprint ELSE EXCLUDED.fingerprint END,
+         ?? = CASE WHEN ${same} THEN p.?? ELSE EXCLUDED.?? END,
+         presented_at = CASE WHEN ${same} THEN p.presented_at ELSE now() END
+       RETURNING p.fingerprint, p.?? AS detail`,
+      [t.table, t.detail, address, port, detail, seen.fingerprint, t.presentedDetail, t.presentedDetail, t.detail, t.detail],
+    );
+    const pinned = rows[0] as Pin;
+    return pinned.fingerprint === seen.fingerprint ? undefined : pinned;
   }
 
-  /** Pins the key at first contact; a later contact with the same key only moves last_seen_at. */
-  async pin(address: string, port: number, key: PinnedKey): Promise<void> {
-    await this.db('ssh_host_keys')
-      .insert({ address, port, key_type: key.keyType, fingerprint: key.fingerprint })
-      .onConflict(['address', 'port'])
-      .merge({ last_seen_at: this.db.fn.now() });
+  async pin(kind: PinKind, address: string, port: number, trx: Knex | Database = this.db): Promise<PinRecord | undefined> {
+    const t = PIN_TABLES[kind];
+    const row = await trx(t.table)
+      .select('address', 'port', 'fingerprint', `${t.detail} as detail`, `${t.pinnedAt} as pinnedAt`, 'last_seen_at as lastSeenAt', 'presented_fingerprint', `${t.presentedDetail} as presented_detail`, 'presented_at')
+      .where({ address, port })
+      .first();
+    if (!row) return undefined;
+    const { presented_fingerprint: fingerprint, presented_detail: detail, presented_at: at, ...pin } = row;
+    return { kind, ...pin, presented: fingerprint ? { fingerprint, detail: detail ?? '', at } : null };
   }
 
-  pinnedCertificate(address: string, port: number): Promise<PinnedCertificate | undefined> {
-    return this.db('tls_certificate_pins').select('fingerprint', 'subject').where({ address, port }).first();
-  }
-
-  /** Pins the certificate at first contact; a later contact with the same one only moves last_seen_at. */
-  async pinCertificate(address: string, port: number, certificate: PinnedCertificate): Promise<void> {
-    await this.db('tls_certificate_pins')
-      .insert({ address, port, fingerprint: certificate.fingerprint, subject: certificate.subject.slice(0, 500) })
-      .onConflict(['address', 'port'])
-      .merge({ last_seen_at: this.db.fn.now() });
+  /** Makes the key or certificate presented last the pin, if its fingerprint is `fingerprint`; answers the pin then. */
+  async acceptPresented(kind: PinKind, address: string, port: number, fingerprint: string, trx: Knex): Promise<PinRecord | undefined> {
+    const t = PIN_TABLES[kind];
+    const changed = await trx(t.table)
+      .where({ address, port, presented_fingerprint: fingerprint })
+      .update({
+        fingerprint: trx.raw('??', ['presented_fingerprint']),
+        [t.detail]: trx.raw('coalesce(??, ??)', [t.presentedDetail, t.detail]),
+        [t.pinnedAt]: trx.fn.now(),
+        last_seen_at: trx.fn.now(),
+        presented_fingerprint: null,
+        [t.presentedDetail]: null,
+        presented_at: null,
+      });
+    return changed ? this.pin(kind, address, port, trx) : undefined;
   }
 
   /** The assets a scope reported in a run, stamped with its observation time. */

@@ -1,10 +1,10 @@
 // Discovery targets: validated as a whole (every bad address, the scope limit, unknown
 // credentials, the schedule), named uniquely, audited.
-import { cronExpression } from '../../platform/config.js';
 import { BadRequestError, ConflictError, NotFoundError, type FieldError } from '../../platform/errors.js';
 import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import { parseAddress, type ParsedAddress } from './target-addresses.js';
+import { parseAddress } from './target-addresses.js';
+import { scheduleProblem } from './target-schedule.js';
 import { DEFAULT_METHODS, INVENTORY_CONNECTORS, inventoryConnector } from './connectors/registry.js';
 import type { DiscoveryMethod, TargetStore, TargetValues } from './target-store.js';
 import { portOf, type TargetRecord } from './target-record.js';
@@ -49,7 +49,7 @@ export class TargetService {
   constructor(
     private readonly store: TargetStore,
     private readonly audit: AuditLog,
-    private readonly maxAddresses: number,
+    private readonly limits: { maxAddresses: number; minScheduleIntervalSeconds: number },
   ) {}
 
   async list(page: number, size: number, enabled?: boolean): Promise<{ rows: TargetView[]; total: number }> {
@@ -108,13 +108,19 @@ export class TargetService {
 
   private async validate(errors: FieldError[], values: Omit<TargetValues, 'addressCount'>): Promise<TargetValues> {
     let addressCount = 0;
-    values.addresses.forEach((text, i) => {
+    // Kept as parsed: canonical IPv6, host names in lower case.
+    const addresses = values.addresses.map((text, i) => {
       const parsed = parseAddress(text);
-      if (typeof parsed === 'string') errors.push({ path: `body.addresses.${i}`, message: parsed });
-      else addressCount += (parsed as ParsedAddress).count;
+      if (typeof parsed === 'string') {
+        errors.push({ path: `body.addresses.${i}`, message: parsed });
+        return text;
+      }
+      addressCount += parsed.count;
+      return parsed.text;
     });
-    if (addressCount > this.maxAddresses) {
-      errors.push({ path: 'body.addresses', message: `covers ${addressCount} addresses; the limit is ${this.maxAddresses} (service.discovery.max-addresses-per-target)` });
+    const { maxAddresses, minScheduleIntervalSeconds } = this.limits;
+    if (addressCount > maxAddresses) {
+      errors.push({ path: 'body.addresses', message: `covers ${addressCount} addresses; the limit is ${maxAddresses} (service.discovery.max-addresses-per-target)` });
     }
     const known = await this.store.existingCredentials(values.credentialIds);
     values.credentialIds.forEach((id, i) => {
@@ -130,11 +136,10 @@ export class TargetService {
       if (parsed.success) values.settings[method] = parsed.data;
       else for (const issue of parsed.error.issues) errors.push({ path: ['body', 'settings', method, ...issue.path.map(String)].join('.'), message: issue.message });
     }
-    if (values.schedule !== null && !cronExpression.safeParse(values.schedule).success) {
-      errors.push({ path: 'body.schedule', message: 'must be a cron expression of 5 or 6 fields' });
-    }
+    const scheduleRefused = values.schedule === null ? undefined : scheduleProblem(values.schedule, minScheduleIntervalSeconds);
+    if (scheduleRefused) errors.push({ path: 'body.schedule', message: scheduleRefused });
     if (errors.length) throw new BadRequestError('The target is not valid.', errors);
-    return { ...values, methods: [...new Set(values.methods)], addressCount };
+    return { ...values, addresses, methods: [...new Set(values.methods)], addressCount };
   }
 
   private async require(id: string): Promise<TargetRecord> {

@@ -315,19 +315,34 @@ export interface paths {
      * Temporal values are ISO 8601 text, points `{ $kind: point, srid, x, y, z? }`, byte arrays
      * base64 text.
      *
-     * Refused with a 400 that names the reason, and nothing run: write clauses (CREATE, MERGE,
-     * SET, DELETE, DETACH, REMOVE, FOREACH), `USING PERIODIC COMMIT` and `CALL ... IN
-     * TRANSACTIONS`, schema and administration commands (DROP, ALTER, SHOW, USE, GRANT, DENY,
-     * REVOKE, RENAME, TERMINATE, START/STOP DATABASE, ...), `LOAD CSV`, procedures other than
-     * `db.labels`, `db.relationshipTypes`, `db.propertyKeys`, `db.schema.visualization`,
-     * `db.schema.nodeTypeProperties` and `db.schema.relTypeProperties`, namespaced functions
-     * outside Cypher's own (`date.*`, `datetime.*`, `localdatetime.*`, `localtime.*`, `time.*`,
-     * `duration.*`, `point.*`, `vector.*`; so no `apoc.*`, `dbms.*`, `gds.*`), several statements,
-     * and parameters that are not plain values. Comments, string literals and backticked names are
-     * read as such. A refusal's `errors[0]` is `{ path: body.query, message: <class> }`, the class
-     * one of WRITE, ADMINISTRATION, LOAD_CSV, PROCEDURE, FUNCTION, SEVERAL_STATEMENTS, SYNTAX. A query Neo4j itself does not accept (syntax, types) is a 400 with Neo4j's
-     * reason; one that runs out of time a 422. Every request, run or refused, is in the audit
-     * trail (action `graph.query`) with its caller and its text, never its results.
+     * Neo4j decides what runs: the statement is first EXPLAINed in the same READ transaction with
+     * the same parameters, and runs only when Neo4j calls it a read (query type `r`) and every
+     * operator of its plan is on the endpoint's allow-list of read operators
+     * (docs/graph-model.md lists them). So refused with a 400 that names the reason, and nothing
+     * run: writes (CREATE, MERGE, SET, DELETE, REMOVE, FOREACH, `CALL ... IN TRANSACTIONS`),
+     * schema and administration commands (SHOW, TERMINATE, CREATE/DROP INDEX, ALTER/CREATE USER,
+     * ...), `LOAD CSV`, procedures other than `db.labels`, `db.relationshipTypes`,
+     * `db.propertyKeys`, `db.schema.visualization`, `db.schema.nodeTypeProperties` and
+     * `db.schema.relTypeProperties`, namespaced functions outside Cypher's own (`date.*`,
+     * `datetime.*`, `localdatetime.*`, `localtime.*`, `time.*`, `duration.*`, `point.*`,
+     * `vector.*`), COUNT/COLLECT/EXISTS subqueries inside a list comprehension, `reduce()` or
+     * CASE (Neo4j plans them as text that cannot be checked), operators of another database, and
+     * brackets nested deeper than 64 (refused before Neo4j parses them). A refusal's `errors[0]`
+     * is `{ path: body.query, message: <class> }`, the class one of WRITE, ADMINISTRATION,
+     * LOAD_CSV, PROCEDURE, FUNCTION, SUBQUERY_EXPRESSION, OPERATOR, OTHER_DATABASE, TOO_DEEP. A
+     * query Neo4j itself does not accept (syntax, types, several statements, unknown procedures
+     * or functions) is a 400 with Neo4j's reason.
+     *
+     * Bounded: at most `service.graph-query.concurrency` queries run at once on a Neo4j connection
+     * pool of their own, `service.graph-query.queue-size` more wait, and one caller has at most
+     * `service.graph-query.per-principal` running or waiting; beyond, or after waiting most of the
+     * time-out for a slot, 429 with Retry-After. A query that Neo4j stops for its time-out, for
+     * want of memory (a transaction's memory limit, or the heap) or because it was terminated is
+     * a 422 that says which. Whatever the stores do, the answer comes within the time-out plus
+     * 2 s: a store that does not answer is a 503 naming it (and the transaction is terminated on
+     * the server). Every request, run or refused, is in the audit trail (action `graph.query`)
+     * with its caller and its text, never its results; one whose audit cannot be written is a
+     * 503 without results.
      */
     post: operations["runGraphQuery"];
   };
@@ -512,6 +527,18 @@ export interface paths {
      * @description Queues a run for the workers and answers 202 with it. A target has at most one QUEUED or RUNNING run (409 otherwise); a disabled target cannot be scanned (409).
      */
     post: operations["scanTarget"];
+  };
+  "/api/v1/discovery/pins/accept": {
+    /**
+     * Accept the SSH host key or TLS certificate a host presented instead of its pin
+     * @description SSH host keys and TLS certificates (VCENTER) are pinned per address and port at first
+     * contact. A host that presents another one is refused before any credential is sent
+     * (HOST_KEY_CHANGED, CERTIFICATE_CHANGED; the error names the new fingerprint), and the new one
+     * is kept as presented. Once its owner confirms the change, this makes that one the pin: the
+     * fingerprint must be the one presented last (409 otherwise, or when the host presented none;
+     * 404 when nothing is pinned there). Audited.
+     */
+    post: operations["acceptPin"];
   };
   "/api/v1/discovery/runs": {
     /**
@@ -740,7 +767,7 @@ export interface components {
     NewTarget: {
       /** @example paris-datacenter */
       name: string;
-      /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names. */
+      /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
       /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT and CONTAINERS are named explicitly). */
       methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
@@ -759,11 +786,67 @@ export interface components {
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
       /**
-       * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans.
+       * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans, firing no more often than every service.discovery.min-schedule-interval-seconds (300 by default).
        * @example 0 0 2 * * *
        */
       schedule?: string | null;
       enabled?: boolean;
+    };
+    PinAcceptance: {
+      /**
+       * @description SSH_HOST_KEY (SSH, LIBVIRT, CONTAINERS) or TLS_CERTIFICATE (VCENTER).
+       * @enum {string}
+       */
+      kind: "SSH_HOST_KEY" | "TLS_CERTIFICATE";
+      /**
+       * @description The address the host was scanned at.
+       * @example 10.0.1.21
+       */
+      address: string;
+      /** @example 22 */
+      port: number;
+      /**
+       * @description The fingerprint presented, as the error gave it (SHA256:... for a host key, hex pairs for a certificate).
+       * @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8
+       */
+      fingerprint: string;
+    };
+    Pin: {
+      /** @enum {string} */
+      kind: "SSH_HOST_KEY" | "TLS_CERTIFICATE";
+      /** @example 10.0.1.21 */
+      address: string;
+      /** @example 22 */
+      port: number;
+      /** @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 */
+      fingerprint: string;
+      /**
+       * @description The key type of a host key, the subject of a certificate.
+       * @example ssh-ed25519
+       */
+      detail: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
+      pinnedAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
+      lastSeenAt: string;
+      /** @description Another key or certificate the host presented last, refused; null when none. */
+      presented: {
+        /** @example SHA256:2Rn0pDk8dFh3C3mNqo9kZbq1vFyQ4M7m0bW3Q0v2m6E */
+        fingerprint: string;
+        /** @example ssh-ed25519 */
+        detail: string;
+        /**
+         * Format: date-time
+         * @example 2026-11-20T14:03:11.512Z
+         */
+        at: string;
+      } | null;
     };
     /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22). */
     TargetPortsInput: {
@@ -808,7 +891,7 @@ export interface components {
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
-      /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names. */
+      /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
       /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT and CONTAINERS are named explicitly). */
       methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
@@ -827,7 +910,7 @@ export interface components {
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
       /**
-       * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans.
+       * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans, firing no more often than every service.discovery.min-schedule-interval-seconds (300 by default).
        * @example 0 0 2 * * *
        */
       schedule?: string | null;
@@ -1490,7 +1573,7 @@ export interface components {
     };
     GraphQueryRequest: {
       /**
-       * @description One Cypher statement (a trailing semicolon is allowed).
+       * @description One Cypher statement (a trailing semicolon is allowed); brackets nested at most 64 deep.
        * @example MATCH (h:Asset {assetType: 'HYPERVISOR'})-[:HOSTS_VM]->(v) RETURN h.displayName AS hypervisor, count(v) AS vms
        */
       query: string;
@@ -1750,7 +1833,7 @@ export interface components {
     CredentialSecrets: {
       [key: string]: string | null;
     };
-    /** @description CIDRs (10.0.0.0/24, fd00::/64), IP addresses, or host name patterns with * and ? (*.lab.example.com) of the addresses the credential is offered to. */
+    /** @description CIDRs (10.0.0.0/24, fd00::/64), IP addresses, or host name patterns with * and ? (*.lab.example.com) of the addresses the credential is offered to. A broad one needs allowBroadMatch. */
     MatchPatterns: string[];
     NewCredential: {
       /** @example snmp-v3-paris */
@@ -1759,6 +1842,8 @@ export interface components {
       /** @example Read-only SNMP v3 user of the Paris switches */
       description?: string | null;
       matchPatterns: components["schemas"]["MatchPatterns"];
+      /** @description Allow broad match patterns: a CIDR wider than service.credentials.broad-match-ipv4-prefix (a /16) or broad-match-ipv6-prefix (a /48), or a host name pattern whose last two labels hold * or ?. Such a credential is offered to every address there that answers, a rogue host too, so a broad pattern without this flag is a 400 that says so. */
+      allowBroadMatch?: boolean;
       settings?: components["schemas"]["CredentialSettings"];
       secrets: components["schemas"]["CredentialSecrets"];
     };
@@ -1769,6 +1854,8 @@ export interface components {
       /** @example Read-only SNMP v3 user of the Paris switches */
       description?: string | null;
       matchPatterns?: components["schemas"]["MatchPatterns"];
+      /** @description Allow broad match patterns: a CIDR wider than service.credentials.broad-match-ipv4-prefix (a /16) or broad-match-ipv6-prefix (a /48), or a host name pattern whose last two labels hold * or ?. Such a credential is offered to every address there that answers, a rogue host too, so a broad pattern without this flag is a 400 that says so. */
+      allowBroadMatch?: boolean;
       settings?: components["schemas"]["CredentialSettings"];
       secrets?: components["schemas"]["CredentialSecrets"];
     };
@@ -1784,6 +1871,8 @@ export interface components {
       /** @example Read-only SNMP v3 user of the Paris switches */
       description: string | null;
       matchPatterns: string[];
+      /** @description Its match patterns may be broad; without it, discovery offers it by none of its broad patterns. */
+      allowBroadMatch: boolean;
       settings: components["schemas"]["CredentialSettings"];
       /** @description True when secret fields hold values; the values are never returned. */
       hasSecret: boolean;
@@ -4212,19 +4301,34 @@ export interface operations {
    * Temporal values are ISO 8601 text, points `{ $kind: point, srid, x, y, z? }`, byte arrays
    * base64 text.
    *
-   * Refused with a 400 that names the reason, and nothing run: write clauses (CREATE, MERGE,
-   * SET, DELETE, DETACH, REMOVE, FOREACH), `USING PERIODIC COMMIT` and `CALL ... IN
-   * TRANSACTIONS`, schema and administration commands (DROP, ALTER, SHOW, USE, GRANT, DENY,
-   * REVOKE, RENAME, TERMINATE, START/STOP DATABASE, ...), `LOAD CSV`, procedures other than
-   * `db.labels`, `db.relationshipTypes`, `db.propertyKeys`, `db.schema.visualization`,
-   * `db.schema.nodeTypeProperties` and `db.schema.relTypeProperties`, namespaced functions
-   * outside Cypher's own (`date.*`, `datetime.*`, `localdatetime.*`, `localtime.*`, `time.*`,
-   * `duration.*`, `point.*`, `vector.*`; so no `apoc.*`, `dbms.*`, `gds.*`), several statements,
-   * and parameters that are not plain values. Comments, string literals and backticked names are
-   * read as such. A refusal's `errors[0]` is `{ path: body.query, message: <class> }`, the class
-   * one of WRITE, ADMINISTRATION, LOAD_CSV, PROCEDURE, FUNCTION, SEVERAL_STATEMENTS, SYNTAX. A query Neo4j itself does not accept (syntax, types) is a 400 with Neo4j's
-   * reason; one that runs out of time a 422. Every request, run or refused, is in the audit
-   * trail (action `graph.query`) with its caller and its text, never its results.
+   * Neo4j decides what runs: the statement is first EXPLAINed in the same READ transaction with
+   * the same parameters, and runs only when Neo4j calls it a read (query type `r`) and every
+   * operator of its plan is on the endpoint's allow-list of read operators
+   * (docs/graph-model.md lists them). So refused with a 400 that names the reason, and nothing
+   * run: writes (CREATE, MERGE, SET, DELETE, REMOVE, FOREACH, `CALL ... IN TRANSACTIONS`),
+   * schema and administration commands (SHOW, TERMINATE, CREATE/DROP INDEX, ALTER/CREATE USER,
+   * ...), `LOAD CSV`, procedures other than `db.labels`, `db.relationshipTypes`,
+   * `db.propertyKeys`, `db.schema.visualization`, `db.schema.nodeTypeProperties` and
+   * `db.schema.relTypeProperties`, namespaced functions outside Cypher's own (`date.*`,
+   * `datetime.*`, `localdatetime.*`, `localtime.*`, `time.*`, `duration.*`, `point.*`,
+   * `vector.*`), COUNT/COLLECT/EXISTS subqueries inside a list comprehension, `reduce()` or
+   * CASE (Neo4j plans them as text that cannot be checked), operators of another database, and
+   * brackets nested deeper than 64 (refused before Neo4j parses them). A refusal's `errors[0]`
+   * is `{ path: body.query, message: <class> }`, the class one of WRITE, ADMINISTRATION,
+   * LOAD_CSV, PROCEDURE, FUNCTION, SUBQUERY_EXPRESSION, OPERATOR, OTHER_DATABASE, TOO_DEEP. A
+   * query Neo4j itself does not accept (syntax, types, several statements, unknown procedures
+   * or functions) is a 400 with Neo4j's reason.
+   *
+   * Bounded: at most `service.graph-query.concurrency` queries run at once on a Neo4j connection
+   * pool of their own, `service.graph-query.queue-size` more wait, and one caller has at most
+   * `service.graph-query.per-principal` running or waiting; beyond, or after waiting most of the
+   * time-out for a slot, 429 with Retry-After. A query that Neo4j stops for its time-out, for
+   * want of memory (a transaction's memory limit, or the heap) or because it was terminated is
+   * a 422 that says which. Whatever the stores do, the answer comes within the time-out plus
+   * 2 s: a store that does not answer is a 503 naming it (and the transaction is terminated on
+   * the server). Every request, run or refused, is in the audit trail (action `graph.query`)
+   * with its caller and its text, never its results; one whose audit cannot be written is a
+   * 503 without results.
    */
   runGraphQuery: {
     requestBody: {
@@ -4244,12 +4348,13 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
-      /** @description The query ran longer than service.graph-query.timeout-ms and Neo4j stopped it. */
+      /** @description Neo4j stopped the query before it finished (its time-out, a memory limit, the heap, or a termination); the detail says which. */
       422: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["ServiceUnavailable"];
     };
   };
@@ -5031,6 +5136,37 @@ export interface operations {
     };
     responses: {
       202: components["responses"]["Run"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * Accept the SSH host key or TLS certificate a host presented instead of its pin
+   * @description SSH host keys and TLS certificates (VCENTER) are pinned per address and port at first
+   * contact. A host that presents another one is refused before any credential is sent
+   * (HOST_KEY_CHANGED, CERTIFICATE_CHANGED; the error names the new fingerprint), and the new one
+   * is kept as presented. Once its owner confirms the change, this makes that one the pin: the
+   * fingerprint must be the one presented last (409 otherwise, or when the host presented none;
+   * 404 when nothing is pinned there). Audited.
+   */
+  acceptPin: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PinAcceptance"];
+      };
+    };
+    responses: {
+      /** @description The new pin. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Pin"];
+          };
+        };
+      };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];

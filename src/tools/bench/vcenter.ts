@@ -45,7 +45,7 @@ export async function vcenterBench(): Promise<void> {
   const vc = await startVcsim({ username: USER, password: PASSWORD, counts: { cluster: 1, 'cluster-host': HOSTS, 'standalone-host': 0, vm: VMS } });
   try {
     const credential = { id: 'bench', name: 'bench', kind: 'HTTP_BASIC', settings: { username: USER }, secrets: { password: PASSWORD } } as unknown as RevealedCredential;
-    const pins = { pinnedCertificate: async () => undefined, pinCertificate: async () => undefined };
+    const pins = { pinOrCompare: async () => undefined };
     const reads: { ms: number; calls: number; pages: number; assets: number }[] = [];
     for (let i = 0; i < READS; i++) {
       const start = process.hrtime.bigint();

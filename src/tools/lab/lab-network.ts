@@ -37,6 +37,8 @@ export interface TestHost {
   stopSshd(): Promise<void>;
   /** A new host key (as when a host is rebuilt), sshd restarted with it. */
   replaceHostKey(): Promise<void>;
+  /** What sshd logged so far: each login accepted or refused, by method (LogLevel INFO). */
+  sshdLog(): Promise<string>;
 }
 
 export interface TestNetworkOptions {
@@ -217,7 +219,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
     await sh(`mkdir -p ${hostDir} && ssh-keygen -q -t ed25519 -N '' -f ${hostDir}/host_key`);
     await writeFile(path.join(hostDir, 'sshd_config'), [
       'Port 22', 'ListenAddress 0.0.0.0', `HostKey ${hostDir}/host_key`, 'PidFile /run/sshd.pid', 'UsePAM no', 'PasswordAuthentication yes',
-      'KbdInteractiveAuthentication no', 'PermitRootLogin no', `AuthorizedKeysFile ${dir}/authorized_keys`, 'StrictModes no', 'LogLevel ERROR', '',
+      'KbdInteractiveAuthentication no', 'PermitRootLogin no', `AuthorizedKeysFile ${dir}/authorized_keys`, 'StrictModes no', 'LogLevel INFO', '',
     ].join('\n'));
     await writeFile(path.join(hostDir, 'snmpd.conf'), [
       'agentAddress udp:161',
@@ -234,7 +236,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
       `hostname ${spec.name}`,
       'mount -t tmpfs tmpfs /run',
       'mkdir -p /run/sshd /run/lldpd',
-      `/usr/sbin/sshd -f ${hostDir}/sshd_config`,
+      `/usr/sbin/sshd -f ${hostDir}/sshd_config -E ${hostDir}/sshd.log`,
       `MIBS= /usr/sbin/snmpd -C -c ${hostDir}/snmpd.conf -p /run/snmpd.pid -Lf ${hostDir}/snmpd.log`,
       spec.lldpPorts ? `/usr/sbin/lldpd -d -x -X /run/agentx.sock -I ${spec.lldpPorts}${spec.lldpSocket ? ` -u ${spec.lldpSocket}` : ''} > /dev/null 2>&1 &` : '',
       spec.extra,
@@ -256,7 +258,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
       address: `${SUBNET}.${spec.octet}`,
       exec: enter,
       startSshd: async () => {
-        await enter(`/usr/sbin/sshd -f ${hostDir}/sshd_config`);
+        await enter(`/usr/sbin/sshd -f ${hostDir}/sshd_config -E ${hostDir}/sshd.log`);
       },
       // The listener only: its process title names it; ended sessions are not its business.
       stopSshd: async () => {
@@ -267,6 +269,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
         await sh(`rm -f ${hostDir}/host_key ${hostDir}/host_key.pub && ssh-keygen -q -t ed25519 -N '' -f ${hostDir}/host_key`);
         await host.startSshd();
       },
+      sshdLog: () => readFile(path.join(hostDir, 'sshd.log'), 'utf8'),
     };
     all.set(spec.name, host);
   }

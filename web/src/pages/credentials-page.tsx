@@ -22,6 +22,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
   const [kind, setKind] = useState(credential?.kind ?? 'SSH_PASSWORD');
   const [name, setName] = useState(credential?.name ?? '');
   const [patterns, setPatterns] = useState(credential?.matchPatterns.join('\n') ?? '');
+  const [allowBroadMatch, setAllowBroadMatch] = useState(credential?.allowBroadMatch ?? false);
   const [settings, setSettings] = useState<Record<string, string>>(Object.fromEntries(Object.entries(credential?.settings ?? {}).map(([k, v]) => [k, String(v)])));
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError>();
@@ -36,6 +37,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
         const body: Record<string, unknown> = {
           name,
           matchPatterns: patterns.split(/[\s,]+/).filter(Boolean),
+          allowBroadMatch,
           settings: Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== '' && spec.settings.includes(k))),
         };
         const given = Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== ''));
@@ -63,6 +65,13 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
       <Field label="Match patterns (CIDRs, IPs, host names with * and ?; one per line)">
         <textarea rows={2} value={patterns} onChange={(e) => setPatterns(e.target.value)} />
       </Field>
+      <label className="inline">
+        <input type="checkbox" checked={allowBroadMatch} onChange={(e) => setAllowBroadMatch(e.target.checked)} /> Allow broad match patterns
+      </label>
+      <p className="muted">
+        The credential is offered to every address its patterns cover that answers, a rogue host too. A pattern wider than a /16 (IPv4) or
+        a /48 (IPv6), as the service is set, or a host name pattern with * or ? in its last two labels, is refused unless this is ticked.
+      </p>
       {spec.settings.map((s) => (
         <Field key={s} label={s}><input value={settings[s] ?? ''} onChange={(e) => setSettings({ ...settings, [s]: e.target.value })} /></Field>
       ))}
@@ -92,7 +101,7 @@ export function CredentialsPage() {
   const columns: Column<Credential>[] = [
     { key: 'name', label: 'Name', render: (c) => c.name },
     { key: 'kind', label: 'Kind', render: (c) => c.kind },
-    { key: 'patterns', label: 'Match patterns', render: (c) => c.matchPatterns.join(', ') || '—' },
+    { key: 'patterns', label: 'Match patterns', render: (c) => `${c.matchPatterns.join(', ') || '—'}${c.allowBroadMatch ? ' (broad allowed)' : ''}` },
     { key: 'secrets', label: 'Secrets set', render: (c) => (c.secretFields ?? []).join(', ') || '—' },
     { key: 'updated', label: 'Updated', render: (c) => when(c.updatedAt) },
     {

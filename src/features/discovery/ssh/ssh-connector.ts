@@ -1,5 +1,5 @@
 // The SSH connector: log in with the credentials offered (key or password), with the host key
-// pinned at first contact and a changed key refused; run the fixed inventory commands one at a
+// pinned at first contact and a changed key refused before any credential is sent; run the fixed inventory commands one at a
 // time, each bounded in bytes and time; parse what they print into a host observation. A scope
 // whose command failed is left out of `complete`, so that its old data is kept.
 import { createHash } from 'node:crypto';
@@ -7,7 +7,7 @@ import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import type { RevealedCredential } from '../../credentials/credential-service.js';
 import { recogniseApplications } from '../application-catalogue.js';
 import { emptyObservation, type ConnectorResult, type HostObservation, type ObservedScope } from '../host-observation.js';
-import type { PinnedKey } from '../host-state-store.js';
+import type { Pins } from '../host-state-store.js';
 import type { RunError } from '../run-record.js';
 import { networkErrorCode, type ScanErrorCode } from '../scan-error-codes.js';
 import type { InventoryMethod } from '../connectors/registry.js';
@@ -26,10 +26,10 @@ export interface SshOptions {
   deadline: number;
 }
 
-/** The pinned keys, read and written by the connector. */
-export interface HostKeys {
-  pinnedKey(address: string, port: number): Promise<PinnedKey | undefined>;
-  pin(address: string, port: number, key: PinnedKey): Promise<void>;
+/** An SSH host key: its type and SHA256 fingerprint. */
+export interface HostKey {
+  keyType: string;
+  fingerprint: string;
 }
 
 export interface CommandOutput {
@@ -44,16 +44,16 @@ class ConnectFailure extends Error {
 }
 
 /** Type and SHA256 fingerprint (as OpenSSH prints it) of a host key blob. */
-export function describeHostKey(blob: Buffer): PinnedKey {
+export function describeHostKey(blob: Buffer): HostKey {
   const length = blob.length >= 4 ? blob.readUInt32BE(0) : 0;
   const keyType = blob.subarray(4, 4 + Math.min(length, 64)).toString('latin1');
   return { keyType, fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}` };
 }
 
-function connectOnce(address: string, credential: RevealedCredential, options: SshOptions, keys: HostKeys): Promise<Client> {
+function connectOnce(address: string, credential: RevealedCredential, options: SshOptions, keys: Pins): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client = new Client();
-    let keyChanged: PinnedKey | undefined;
+    let keyChanged: HostKey | undefined;
     const username = String(credential.settings.username);
     const auth: Partial<ConnectConfig> = credential.kind === 'SSH_KEY'
       ? { privateKey: credential.secrets.privateKey, ...(credential.secrets.passphrase ? { passphrase: credential.secrets.passphrase } : {}) }
@@ -62,7 +62,7 @@ function connectOnce(address: string, credential: RevealedCredential, options: S
     client.once('error', (error: Error & { code?: string; level?: string }) => {
       client.end();
       if (keyChanged) {
-        reject(new ConnectFailure('HOST_KEY_CHANGED', `The host key of ${address}:${options.port} is now ${keyChanged.keyType} ${keyChanged.fingerprint}, not the one pinned at first contact; not logged in. If the host was rebuilt, delete its pinned key.`, true));
+        reject(new ConnectFailure('HOST_KEY_CHANGED', `The host key of ${address}:${options.port} is now ${keyChanged.keyType} ${keyChanged.fingerprint}, not the one pinned at first contact; no credential was sent. If the host was rebuilt, accept the new key (POST /api/v1/discovery/pins/accept).`, true));
       } else if (error.level === 'client-authentication') {
         reject(new ConnectFailure('SSH_AUTH_FAILED', `Credential "${credential.name}" (user ${username}) was refused.`, false));
       } else if (networkErrorCode(error.code)) {
@@ -82,14 +82,10 @@ function connectOnce(address: string, credential: RevealedCredential, options: S
       tryKeyboard: false,
       hostVerifier: (blob: Buffer, verify: (valid: boolean) => void) => {
         const seen = describeHostKey(blob);
-        keys.pinnedKey(address, options.port).then(async (pinned) => {
-          if (pinned && pinned.fingerprint !== seen.fingerprint) {
-            keyChanged = seen;
-            verify(false);
-            return;
-          }
-          await keys.pin(address, options.port, seen);
-          verify(true);
+        // verify(false) ends the handshake before authentication: a changed host gets no secret.
+        keys.pinOrCompare('SSH_HOST_KEY', address, options.port, { fingerprint: seen.fingerprint, detail: seen.keyType }).then((pinned) => {
+          if (pinned) keyChanged = seen;
+          verify(!pinned);
         }, () => verify(false));
       },
     } as ConnectConfig);
@@ -144,7 +140,7 @@ export function runCommand(client: Client, name: string, command: string, option
  * Logs in with the first credential that works; host key, network and protocol failures end the
  * attempt at once. `method` names the connector in the errors (every connector that works over SSH logs in here).
  */
-export async function login(method: InventoryMethod, address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
+export async function login(method: InventoryMethod, address: string, credentials: RevealedCredential[], options: SshOptions, keys: Pins): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
   const refused: string[] = [];
   for (const credential of credentials) {
     try {
@@ -158,7 +154,7 @@ export async function login(method: InventoryMethod, address: string, credential
   return [{ address, method, stage: 'authenticate', code: 'SSH_AUTH_FAILED', message: `Every credential offered was refused: ${refused.join(' ')}`.slice(0, 1000) }];
 }
 
-export async function collectSsh(address: string, credentials: RevealedCredential[], options: SshOptions, keys: HostKeys): Promise<ConnectorResult> {
+export async function collectSsh(address: string, credentials: RevealedCredential[], options: SshOptions, keys: Pins): Promise<ConnectorResult> {
   const session = await login('SSH', address, credentials, options, keys);
   if (Array.isArray(session)) return { errors: session };
   const { client, credential } = session;
@@ -230,7 +226,7 @@ export interface SshCommandResult {
 }
 
 /** Logs in and runs one command: the connectors that read one program over SSH (libvirt, containers) go through here. */
-export async function runOverSsh(method: InventoryMethod, address: string, credentials: RevealedCredential[], name: string, command: string, options: SshOptions, keys: HostKeys): Promise<SshCommandResult> {
+export async function runOverSsh(method: InventoryMethod, address: string, credentials: RevealedCredential[], name: string, command: string, options: SshOptions, keys: Pins): Promise<SshCommandResult> {
   const session = await login(method, address, credentials, options, keys);
   if (Array.isArray(session)) return { errors: session };
   try {

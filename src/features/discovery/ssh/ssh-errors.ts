@@ -21,9 +21,9 @@ export const SSH_ERRORS = {
     },
   },
   HOST_KEY_CHANGED: {
-    description: 'The SSH host key differs from the one pinned at first contact; the host was not inventoried.',
+    description: 'The SSH host key differs from the one pinned at first contact; no credential was sent and the host was not inventoried.',
     explanation: {
-      summary: 'A host presented another SSH host key than the one pinned at first contact; it was not inventoried, as a guard against a man-in-the-middle.',
+      summary: 'A host presented another SSH host key than the one pinned at first contact; no credential was sent to it and it was not inventoried, as a guard against a man-in-the-middle.',
       causes: [
         'The host was reinstalled or its host keys were regenerated.',
         'The address now belongs to another machine (re-addressing, DHCP).',
@@ -31,7 +31,7 @@ export const SSH_ERRORS = {
       ],
       actions: [
         "Confirm with the host's owner that the key change is expected, comparing fingerprints (ssh-keygen -lf on the host).",
-        'If it is expected, replace the pinned key of the address so that the next scan accepts the new one.',
+        'If it is expected, accept the new key (POST /api/v1/discovery/pins/accept with the fingerprint of the error) so that the next scan logs in.',
         'If it is not expected, treat it as a security incident and keep the host out of scans.',
       ],
       confidence: 'HIGH',

@@ -45,7 +45,7 @@ export const VCENTER_ERRORS = {
       ],
       actions: [
         "Compare the new certificate's SHA-256 fingerprint in the error with the one the vCenter shows (vSphere Client, Certificate Management).",
-        'If the change is expected, delete the pinned certificate of that address and port (tls_certificate_pins) and scan again.',
+        'If the change is expected, accept the new certificate (POST /api/v1/discovery/pins/accept with the fingerprint of the error) and scan again.',
         'If it is not expected, treat it as a security incident.',
       ],
       confidence: 'HIGH',

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { ConnectorResult } from '../../host-observation.js';
+import type { Pins } from '../../host-state-store.js';
 import type { RunError } from '../../run-record.js';
 import type { CollectRequest, ConnectorEnvironment, InventoryConnector } from '../connector.js';
 import { PROPERTY_SPECS, toEstate, type AboutInfo } from './vcenter-estate.js';
-import { asRef, element, moRef, text, Vim25Failure, Vim25Session, type CertificatePins, type ObjectContent } from './vim25-session.js';
+import { asRef, element, moRef, text, Vim25Failure, Vim25Session, type ObjectContent } from './vim25-session.js';
 
 const settings = z.strictObject({
   verifyCertificate: z.boolean().optional(),
@@ -42,7 +43,7 @@ function sdkPath(credential: RevealedCredential): string {
   return base === '/' ? '/sdk' : base;
 }
 
-export async function readVcenter(address: string, credentials: RevealedCredential[], options: VcenterReadOptions, pins: CertificatePins): Promise<VcenterRead> {
+export async function readVcenter(address: string, credentials: RevealedCredential[], options: VcenterReadOptions, pins: Pins): Promise<VcenterRead> {
   const scope = `VCENTER:${address}:${options.port}`;
   const record = (stage: string, code: RunError['code'], message: string): RunError => ({ address, method: 'VCENTER', stage, code, message });
   const refused: string[] = [];

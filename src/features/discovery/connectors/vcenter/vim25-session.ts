@@ -6,7 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { XMLParser } from 'fast-xml-parser';
-import type { PinnedCertificate } from '../../host-state-store.js';
+import type { Pins } from '../../host-state-store.js';
 import { networkErrorCode, type ScanErrorCode } from '../../scan-error-codes.js';
 
 export interface Vim25Options {
@@ -22,11 +22,6 @@ export interface Vim25Options {
   deadline: number;
 }
 
-/** The pinned certificates, read and written by the session. */
-export interface CertificatePins {
-  pinnedCertificate(address: string, port: number): Promise<PinnedCertificate | undefined>;
-  pinCertificate(address: string, port: number, certificate: PinnedCertificate): Promise<void>;
-}
 
 export class Vim25Failure extends Error {
   constructor(readonly code: ScanErrorCode, message: string) {
@@ -82,7 +77,7 @@ export class Vim25Session {
   calls = 0;
   pages = 0;
 
-  constructor(private readonly options: Vim25Options, private readonly pins: CertificatePins) {
+  constructor(private readonly options: Vim25Options, private readonly pins: Pins) {
     // The certificate was checked by `verify`; every response must come with the same one.
     this.agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
   }
@@ -116,11 +111,11 @@ export class Vim25Session {
     if (verifyCertificate && !seen.authorized) {
       throw new Vim25Failure('CERTIFICATE_UNTRUSTED', `The certificate of ${host}:${port} (${fingerprint}) is not trusted: ${seen.reason ?? 'unknown reason'}. Add its authority as the target's VCENTER caCertificate, or set verifyCertificate to false.`);
     }
-    const pinned = await this.pins.pinnedCertificate(host, port);
-    if (pinned && pinned.fingerprint !== fingerprint) {
-      throw new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} is now ${fingerprint}, not the one pinned at first contact (${pinned.fingerprint}); not logged in. If the server's certificate was replaced, delete its pin.`);
+    const subject = Object.entries(seen.certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
+    const pinned = await this.pins.pinOrCompare('TLS_CERTIFICATE', host, port, { fingerprint, detail: subject });
+    if (pinned) {
+      throw new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} is now ${fingerprint}, not the one pinned at first contact (${pinned.fingerprint}); not logged in. If the server's certificate was replaced, accept the new one (POST /api/v1/discovery/pins/accept).`);
     }
-    await this.pins.pinCertificate(host, port, { fingerprint, subject: Object.entries(seen.certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', ') });
     this.fingerprint = fingerprint;
   }
 
