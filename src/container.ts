@@ -63,6 +63,7 @@ import { FlowAnalyticsStore } from './features/flows/flow-analytics-store.js';
 import { FlowCollector } from './features/flows/flow-collector.js';
 import { FlowGraphRepository } from './features/flows/flow-graph-repository.js';
 import { FlowInventory } from './features/flows/flow-inventory.js';
+import { registerFlowMetrics } from './features/flows/flow-metrics.js';
 import { FlowStore, type FlowRetention } from './features/flows/flow-store.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
@@ -235,18 +236,28 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   });
   const flowPool = new pg.Pool({ connectionString: stores.databaseUrl, max: 2, connectionTimeoutMillis: config.storeTimeoutMs, application_name: 'asset-inventory-flows' });
   flowPool.on('error', (error) => logger.warn('flow store connection lost', { error }));
-  const flowStore = new FlowStore(flowPool);
+  const flowStore = new FlowStore(flowPool, {
+    addresses: { capacity: config.flowsMaxCachedAddresses, ttlMs: config.flowsCachedAddressTtlSeconds * 1000 },
+    maxExporters: config.flowsMaxExporters,
+    maxInterfaceNames: config.flowsMaxInterfaceNames,
+  });
   const flowRetention: FlowRetention = {
     raw: config.flowsRetentionRawDays,
     minute: config.flowsRetentionMinuteDays,
     fiveMinute: config.flowsRetentionFiveMinuteDays,
     hour: config.flowsRetentionHourDays,
+    exporterDays: config.flowsRetentionExporterDays,
+    interfaceNameDays: config.flowsRetentionInterfaceNameDays,
   };
   const flowCollector = new FlowCollector(
     new FlowDecoder({
-      maxTemplatesPerExporter: config.flowsMaxTemplatesPerExporter,
       maxExporters: config.flowsMaxExporters,
+      exporterTtlMs: config.flowsExporterTtlSeconds * 1000,
+      maxTemplates: config.flowsMaxTemplates,
+      maxTemplatesPerDomain: config.flowsMaxTemplatesPerDomain,
       templateTtlMs: config.flowsTemplateTtlSeconds * 1000,
+      maxSamplerIds: config.flowsMaxSamplerIds,
+      samplerTtlMs: config.flowsSamplerTtlSeconds * 1000,
     }),
     flowStore,
     {
@@ -256,9 +267,12 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
       batchSize: config.flowsBatchSize,
       flushMs: config.flowsFlushMs,
       maxAgeMs: config.flowsRetentionRawDays * 86_400_000,
+      receiveBufferBytes: config.flowsReceiveBufferBytes,
+      allowedExporters: config.flowsAllowedExporters,
     },
     logger.child({ module: 'flows' }),
   );
+  registerFlowMetrics(metrics, flowCollector);
   const flowAnalyticsStore = new FlowAnalyticsStore(db);
   const flowGraph = new FlowGraphRepository(graph);
   return {

@@ -2,6 +2,7 @@
 // environment variable that overrides it, its default and its validation. Nothing else in the
 // code reads process.env: settings reach modules through the AppConfig built here.
 import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -26,6 +27,12 @@ export const cronExpression = z
 const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const port = int(0, 65535);
+/** An address or a CIDR network: 10.1.2.3, 10.0.0.0/8, fd00::/8. */
+const isNetwork = (value: string) => {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = net.isIP(address);
+  return family !== 0 && rest.length === 0 && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)));
+};
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
@@ -427,19 +434,63 @@ export const SETTINGS = {
   flowsSflowPort: setting('service.flows.sflow-port', port, 'UDP port of sFlow v5 (0 picks a free port).', { default: 6343 }),
   flowsBatchSize: setting('service.flows.batch-size', int(1, 1_000_000), 'Flows written to PostgreSQL in one COPY.', { default: 50_000 }),
   flowsFlushMs: setting('service.flows.flush-ms', int(10, 60_000), 'Longest time a received flow waits before it is written.', { default: 1000 }),
-  flowsMaxTemplatesPerExporter: setting(
-    'service.flows.max-templates-per-exporter',
+  flowsReceiveBufferBytes: setting(
+    'service.flows.receive-buffer-bytes',
+    int(1024, 1 << 30),
+    'Receive buffer (SO_RCVBUF) of each flow socket, which holds datagrams while the collector is busy; the kernel caps it at net.core.rmem_max (the collector warns when it did).',
+    { default: 4 << 20 },
+  ),
+  flowsAllowedExporters: setting(
+    'service.flows.allowed-exporters',
+    z
+      .string()
+      .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
+      .pipe(z.array(z.string().refine(isNetwork, 'must be addresses or CIDR networks, comma-separated (10.0.0.0/8,fd00::/8)'))),
+    'Comma-separated addresses or CIDR networks whose flow datagrams are decoded; datagrams from elsewhere are dropped and counted. Empty: any sender.',
+    { default: '' },
+  ),
+  flowsMaxExporters: setting(
+    'service.flows.max-exporters',
+    int(1, 1_000_000),
+    'Exporters whose counters the collector holds in memory, and rows kept in flow_exporters; beyond, those that never sent a flow are forgotten first, then the least recently heard.',
+    { default: 10_000 },
+  ),
+  flowsExporterTtlSeconds: setting('service.flows.exporter-ttl-seconds', int(10, 604_800), 'Seconds an exporter\'s counters are held in memory after its last datagram.', { default: 3600 }),
+  flowsMaxTemplates: setting(
+    'service.flows.max-templates',
+    int(1, 10_000_000),
+    'NetFlow v9/IPFIX templates held, all exporters together; beyond, templates no data set read are forgotten first, then the least recently used.',
+    { default: 20_000 },
+  ),
+  flowsMaxTemplatesPerDomain: setting(
+    'service.flows.max-templates-per-domain',
     int(1, 65_535),
-    'NetFlow v9/IPFIX templates kept per exporter; more are refused and counted.',
+    'Templates held per exporter and observation domain; a new one replaces one no data set read, and is refused (counted) when all are in use.',
     { default: 512 },
   ),
-  flowsMaxExporters: setting('service.flows.max-exporters', int(1, 1_000_000), 'Exporters whose templates and counters are kept in memory.', { default: 10_000 }),
   flowsTemplateTtlSeconds: setting(
     'service.flows.template-ttl-seconds',
     int(10, 86_400),
     'Seconds a template is kept without being re-sent (exporters over UDP re-send theirs periodically).',
     { default: 1800 },
   ),
+  flowsMaxSamplerIds: setting(
+    'service.flows.max-sampler-ids',
+    int(1, 10_000_000),
+    'Sampling rates (per sampler id or observation domain) and exporter clocks from options records held, all exporters together; beyond, those no flow read are forgotten first.',
+    { default: 100_000 },
+  ),
+  flowsSamplerTtlSeconds: setting('service.flows.sampler-ttl-seconds', int(10, 604_800), 'Seconds a sampling rate or exporter clock is held when neither announced again nor read.', { default: 3600 }),
+  flowsMaxCachedAddresses: setting('service.flows.max-cached-addresses', int(1, 10_000_000), 'Encoded flow addresses the batch encoder keeps for reuse.', { default: 100_000 }),
+  flowsCachedAddressTtlSeconds: setting('service.flows.cached-address-ttl-seconds', int(1, 86_400), 'Seconds an encoded address is kept.', { default: 600 }),
+  flowsMaxInterfaceNames: setting(
+    'service.flows.max-interface-names',
+    int(1, 1_000_000),
+    'Interface names kept per exporter (flow_exporter_interfaces); beyond, the least recently announced are deleted.',
+    { default: 1000 },
+  ),
+  flowsRetentionInterfaceNameDays: setting('service.flows.retention.interface-name-days', int(1, 3650), 'Days an interface name is kept after it was last announced.', { default: 30 }),
+  flowsRetentionExporterDays: setting('service.flows.retention.exporter-days', int(1, 3650), 'Days an exporter\'s row (its counters) is kept after its last datagram.', { default: 30 }),
   flowsRetentionRawDays: setting('service.flows.retention.raw-days', int(1, 3650), 'Days raw flow records are kept.', { default: 2 }),
   flowsRetentionMinuteDays: setting('service.flows.retention.minute-days', int(1, 3650), 'Days the 1-minute rollup is kept.', { default: 14 }),
   flowsRetentionFiveMinuteDays: setting('service.flows.retention.five-minute-days', int(1, 3650), 'Days the 5-minute rollup is kept.', { default: 90 }),

@@ -83,3 +83,65 @@ function v6(bytes: Buffer): string {
   for (let i = 0; i < 16; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
   return new URL(`http://[${groups.join(':')}]/`).hostname.slice(1, -1);
 }
+
+/** A field of an IPFIX template: element id and length in bytes. */
+export interface IpfixField {
+  id: number;
+  length: number;
+}
+
+/** IPFIX elements the tests build templates of. */
+export const IE = {
+  octetDeltaCount: 1, packetDeltaCount: 2, protocolIdentifier: 4, sourceTransportPort: 7, sourceIPv4Address: 8, ingressInterface: 10,
+  destinationTransportPort: 11, destinationIPv4Address: 12, samplingInterval: 34, samplerId: 48, interfaceName: 82,
+  flowStartMilliseconds: 152, flowEndMilliseconds: 153,
+} as const;
+
+/** A set: its id, its length, its body padded to 4 bytes. */
+function ipfixSet(id: number, body: Buffer): Buffer {
+  const padded = Buffer.concat([body, Buffer.alloc((4 - (body.length % 4)) % 4)]);
+  const header = Buffer.alloc(4);
+  header.writeUInt16BE(id, 0);
+  header.writeUInt16BE(4 + padded.length, 2);
+  return Buffer.concat([header, padded]);
+}
+
+const u16 = (value: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(value);
+  return b;
+};
+
+/** A template set (id 2), or an options template set (id 3) whose first `scope` fields are scopes. */
+export function ipfixTemplateSet(templates: { id: number; fields: IpfixField[]; scope?: number }[]): Buffer {
+  const options = templates.some((t) => t.scope !== undefined);
+  return ipfixSet(options ? 3 : 2, Buffer.concat(templates.flatMap((t) => [
+    u16(t.id), u16(t.fields.length), ...(options ? [u16(t.scope ?? 0)] : []), ...t.fields.flatMap((f) => [u16(f.id), u16(f.length)]),
+  ])));
+}
+
+/** A value as a field of `length` bytes: an unsigned integer (big-endian) or the bytes given. */
+function fieldValue(value: number | bigint | Buffer | string, length: number): Buffer {
+  if (Buffer.isBuffer(value)) return value;
+  if (typeof value === 'string') return Buffer.from(value.split('.').map(Number));
+  const b = Buffer.alloc(length);
+  let v = BigInt(value);
+  for (let i = length - 1; i >= 0; i--, v >>= 8n) b[i] = Number(v & 0xffn);
+  return b;
+}
+
+/** A data set of records through a template's fields; dotted text is an IPv4 address. */
+export function ipfixDataSet(templateId: number, fields: IpfixField[], records: (number | bigint | Buffer | string)[][]): Buffer {
+  return ipfixSet(templateId, Buffer.concat(records.flatMap((r) => r.map((value, i) => fieldValue(value, fields[i]!.length)))));
+}
+
+/** An IPFIX message of one observation domain. */
+export function ipfixMessage(domain: number, sets: Buffer[], exportTime = Date.now()): Buffer {
+  const header = Buffer.alloc(16);
+  header.writeUInt16BE(10, 0);
+  header.writeUInt32BE(Math.floor(exportTime / 1000), 4);
+  header.writeUInt32BE(domain, 12);
+  const message = Buffer.concat([header, ...sets]);
+  message.writeUInt16BE(message.length, 2);
+  return message;
+}

@@ -5,7 +5,6 @@
 // assets linked to the device at their address, and conversations between known assets become
 // COMMUNICATES_WITH edges with the flow evidence.
 import { execFile, spawn } from 'node:child_process';
-import dgram from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { ADMIN_PASSWORD } from '../support/principals.js';
 import { request } from '../support/http.js';
 import { startTestService, testNeo4jDriver, type TestService } from '../support/test-stores.js';
 import { datagrams, nfdumpRecords, type SoftflowdFixture } from './fixtures.js';
+import { sendDatagrams, udpSender } from './flow-senders.js';
 
 const run = promisify(execFile);
 // The fixtures' traffic was captured on 2026-11-25 at 04:54 UTC; this window holds all of it.
@@ -30,18 +30,8 @@ let service: TestService;
 let api: ApiClient;
 const work = mkdtempSync(path.join(os.tmpdir(), 'flow-api-'));
 
-async function send(socket: dgram.Socket, port: number, packets: Buffer[]): Promise<void> {
-  for (const packet of packets) await new Promise<void>((resolve, reject) => socket.send(packet, port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
-}
-
-async function sender(address: string): Promise<dgram.Socket> {
-  const socket = dgram.createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, address, resolve));
-  return socket;
-}
-
 async function freeUdpPort(): Promise<number> {
-  const socket = await sender('127.0.0.1');
+  const socket = await udpSender('127.0.0.1');
   const { port } = socket.address();
   await new Promise<void>((resolve) => socket.close(() => resolve()));
   return port;
@@ -56,8 +46,8 @@ async function nfcapdCollect(name: string, packets: Buffer[]): Promise<string> {
   const nfcapd = spawn('nfcapd', ['-b', '127.0.0.1', '-p', String(port), '-w', dir, '-P', pidFile], { stdio: 'ignore' });
   const exited = new Promise((resolve) => nfcapd.once('exit', resolve));
   await eventually(async () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', (ready) => ready, 'nfcapd started');
-  const socket = await sender('127.0.0.1');
-  await send(socket, port, packets);
+  const socket = await udpSender('127.0.0.1');
+  await sendDatagrams(socket, port, packets);
   socket.close();
   // nfcapd writes its file when it stops; its own counters say when it has read every datagram.
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -110,13 +100,13 @@ beforeAll(async () => {
   const port = service.running.container.flowCollector.ports!.netflowPort;
   // Two exporters: the plain NetFlow v5 export from one address, the 1-in-4 sampled NetFlow v9 one from another.
   for (const [address, fixture] of [[PLAIN, 'softflowd-v5'], [SAMPLED, SAMPLED_FIXTURE]] as const) {
-    const socket = await sender(address);
-    await send(socket, port, datagrams(fixture));
+    const socket = await udpSender(address);
+    await sendDatagrams(socket, port, datagrams(fixture));
     socket.close();
     references.set(address, await nfcapdCollect(fixture, datagrams(fixture)));
   }
   const expected = nfdumpRecords('softflowd-v5').length + nfdumpRecords(SAMPLED_FIXTURE).length;
-  await eventually(() => Promise.resolve(service.running.container.flowCollector.counters.stored), (n) => n >= expected, 'flows stored');
+  await eventually(() => Promise.resolve(service.running.container.flowCollector.counters.records.stored), (n) => n >= expected, 'flows stored');
 }, 120_000);
 
 afterAll(async () => {
@@ -251,15 +241,18 @@ describe('bad requests', () => {
 
 describe('exporters and the inventory', () => {
   const job = () => service.running.container.flowInventory;
+  const NO_RECORDS = { recordsStored: 0, recordsDropped: { fieldWidth: 0, fieldRange: 0, outOfWindow: 0, queueOverflow: 0, writeFailed: 0 } };
 
   it('lists each exporter with its protocol, counters and decode errors', async () => {
-    const garbage = await sender('127.0.0.3');
-    await send(garbage, service.running.container.flowCollector.ports!.netflowPort, [Buffer.from('000a0003deadbeef', 'hex'), Buffer.from('0005', 'hex')]);
+    const garbage = await udpSender('127.0.0.3');
+    await sendDatagrams(garbage, service.running.container.flowCollector.ports!.netflowPort, [Buffer.from('000a0003deadbeef', 'hex'), Buffer.from('0005', 'hex')]);
     garbage.close();
     const body = await eventually(() => api.get('/api/v1/flow/exporters').then((r) => r.body), (b) => b.total === 3, 'three exporters listed');
     const byAddress = new Map(body.data.map((e: any) => [e.address, e]));
-    expect(byAddress.get(PLAIN)).toMatchObject({ protocol: 'netflow-v5', datagrams: datagrams('softflowd-v5').length, flows: nfdumpRecords('softflowd-v5').length, decodeErrors: 0, asset: null, device: null });
-    expect(byAddress.get(SAMPLED)).toMatchObject({ protocol: 'netflow-v9', datagrams: datagrams(SAMPLED_FIXTURE).length, flows: nfdumpRecords(SAMPLED_FIXTURE).length, decodeErrors: 0 });
+    // Every record read was stored, none dropped.
+    const stored = (fixture: SoftflowdFixture) => ({ flows: nfdumpRecords(fixture).length, ...NO_RECORDS, recordsStored: nfdumpRecords(fixture).length });
+    expect(byAddress.get(PLAIN)).toMatchObject({ protocol: 'netflow-v5', datagrams: datagrams('softflowd-v5').length, ...stored('softflowd-v5'), decodeErrors: 0, asset: null, device: null });
+    expect(byAddress.get(SAMPLED)).toMatchObject({ protocol: 'netflow-v9', datagrams: datagrams(SAMPLED_FIXTURE).length, ...stored(SAMPLED_FIXTURE), decodeErrors: 0 });
     expect(byAddress.get('127.0.0.3')).toMatchObject({ protocol: null, datagrams: 2, flows: 0, decodeErrors: 2 });
     expect(body.data[0].rates).toEqual({ flowsPerSecond: expect.any(Number), packetsPerSecond: expect.any(Number), bitsPerSecond: expect.any(Number) });
   });
@@ -282,7 +275,7 @@ describe('exporters and the inventory', () => {
     const ids = Object.fromEntries(imported.body.data.assets.map((a: any) => [a.key, a.id]));
     // The router exports too: its counters as a collector records them, and the name it announces for ifIndex 2.
     await service.running.container.flowStore.recordExporters(
-      [{ address: '10.77.0.254', protocol: 'ipfix', datagrams: 1, flows: 0, decodeErrors: 0, missingTemplates: 0, templatesRefused: 0, lastDatagramAt: Date.now() }],
+      [{ address: '10.77.0.254', protocol: 'ipfix', datagrams: 1, flows: 0, decodeErrors: 0, missingTemplates: 0, templatesRefused: 0, ...NO_RECORDS, lastDatagramAt: Date.now() }],
       [{ exporter: '10.77.0.254', ifIndex: 2, name: 'uplink' }],
     );
 
@@ -298,7 +291,7 @@ describe('exporters and the inventory', () => {
     expect(edges.map((r: any) => [r.relationshipType, r.sourceAssetId, r.targetAssetId])).toEqual([['RUNS_ON', router.asset.id, ids.router]]);
 
     // Again, an hour later: the same assets, none added; the router's address still names the router.
-    await service.running.container.flowStore.recordExporters([{ address: '10.77.0.254', protocol: 'ipfix', datagrams: 1, flows: 0, decodeErrors: 0, missingTemplates: 0, templatesRefused: 0, lastDatagramAt: Date.now() + 3_700_000 }], []);
+    await service.running.container.flowStore.recordExporters([{ address: '10.77.0.254', protocol: 'ipfix', datagrams: 1, flows: 0, decodeErrors: 0, missingTemplates: 0, templatesRefused: 0, ...NO_RECORDS, lastDatagramAt: Date.now() + 3_700_000 }], []);
     expect(await job().loadExporters(Date.now() + 3_800_000)).toBe(1);
     const listed = (await api.get('/api/v1/assets?type=FLOW_EXPORTER')).body;
     expect(listed.total).toBe(4);

@@ -1,19 +1,21 @@
 // The collector role of the real service, fed over UDP with the datagrams real exporters sent
 // (test/fixtures/flows): raw flows land by COPY in day partitions, the rollups add up to the same
 // estimated totals (sampling applied), garbage is counted and dropped, and expired partitions go.
-import dgram from 'node:dgram';
+import type dgram from 'node:dgram';
 import pg from 'pg';
 import { eventually } from '../support/eventually.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { datagrams, nfdumpRecords } from './fixtures.js';
+import { sendDatagrams, udpSender } from './flow-senders.js';
 
 let service: TestService;
 let db: pg.Client;
-const sender = dgram.createSocket('udp4');
+let sender: dgram.Socket;
 
 beforeAll(async () => {
   // The fixtures are dated when they were captured: a long raw retention keeps them in the window.
   service = await startTestService({ flowsRetentionRawDays: 3650, flowsFlushMs: 50 });
+  sender = await udpSender('127.0.0.1');
   db = new pg.Client({ connectionString: service.database.url });
   await db.connect();
 });
@@ -26,9 +28,7 @@ afterAll(async () => {
 
 const collector = () => service.running.container.flowCollector;
 
-async function send(port: number, packets: Buffer[]): Promise<void> {
-  for (const packet of packets) await new Promise<void>((resolve, reject) => sender.send(packet, port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
-}
+const send = (port: number, packets: Buffer[]) => sendDatagrams(sender, port, packets);
 
 async function totals(table: string): Promise<{ rows: number; bytes: number; packets: number }> {
   const { rows } = await db.query(`SELECT count(*)::int AS rows, coalesce(sum(bytes), 0)::bigint AS bytes, coalesce(sum(packets), 0)::bigint AS packets FROM ${table}`);

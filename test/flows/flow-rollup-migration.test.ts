@@ -61,7 +61,7 @@ async function rows(sql: string): Promise<unknown[]> {
 const endpointRows = (table: string) => rows(`SELECT * FROM ${table} ORDER BY bucket, exporter, address, protocol`);
 
 it('going down merges the appended 1-minute rows, and coming up fills the endpoint rollups as the collector does', async () => {
-  const store = new FlowStore(pool);
+  const store = new FlowStore(pool, { addresses: { capacity: 1000, ttlMs: 60_000 }, maxExporters: 100, maxInterfaceNames: 100 });
   // The same flows twice: every key of the 1-minute rollup gets two rows.
   await store.write(flows);
   await store.write(flows);

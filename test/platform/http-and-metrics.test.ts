@@ -6,6 +6,7 @@ import pathToRegexpModule from 'path-to-regexp';
 import { ApiClient, signIn } from '../support/api-client.js';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD } from '../support/principals.js';
+import { parsePrometheus } from '../support/prometheus.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const PORTAL = 'https://portal.example.com';
@@ -26,24 +27,6 @@ function raw(url: string, method = 'GET', headers: Record<string, string> = {}):
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Prometheus text format: each sample as { name, labels, value }; HELP/TYPE lines checked for shape. */
-function parsePrometheus(text: string): { name: string; labels: Record<string, string>; value: number }[] {
-  const samples = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    if (line.startsWith('#')) {
-      expect(line).toMatch(/^# (HELP [a-zA-Z_:][\w:]* .*|TYPE [a-zA-Z_:][\w:]* (counter|gauge|histogram|summary|untyped))$/);
-      continue;
-    }
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[k as string] = v as string;
-    samples.push({ name: m[1] as string, labels, value: Number(m[3]) });
-  }
-  return samples;
 }
 
 describe('HTTP conventions and metrics', () => {

@@ -5,6 +5,8 @@
 // job turns into COMMUNICATES_WITH edges, and that job's bookkeeping on flow_exporters.
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
+import { RECORD_DROP_REASONS, type RecordDropReason } from './decode/flow-record.js';
+import { DROP_COLUMNS } from './flow-store.js';
 import type { WindowPlan } from './flow-window.js';
 
 export type FlowMetric = 'bytes' | 'packets' | 'flows';
@@ -57,6 +59,8 @@ export interface ExporterRow {
   decodeErrors: number;
   missingTemplates: number;
   templatesRefused: number;
+  recordsStored: number;
+  recordsDropped: Record<RecordDropReason, number>;
   assetId: string | null;
   deviceAssetId: string | null;
   /** By ifIndex: the name the exporter announced (source flow), else the one discovery read from the device it is (source discovery). */
@@ -223,6 +227,8 @@ export class FlowAnalyticsStore {
     const { rows } = await this.db.raw<{ rows: (ExporterRow & { total: string })[] }>(
       `SELECT host(e.address) AS address, e.protocol, e.first_datagram_at AS "firstDatagramAt", e.last_datagram_at AS "lastDatagramAt",
               e.datagrams, e.flows, e.decode_errors AS "decodeErrors", e.missing_templates AS "missingTemplates", e.templates_refused AS "templatesRefused",
+              e.records_stored AS "recordsStored",
+              json_build_object(${RECORD_DROP_REASONS.map((r) => `'${r}', e.${DROP_COLUMNS[r]}`).join(', ')}) AS "recordsDropped",
               e.asset_id AS "assetId", e.device_asset_id AS "deviceAssetId",
               coalesce((SELECT json_agg(json_build_object('ifIndex', i.if_index, 'name', i.name, 'source', i.source) ORDER BY i.if_index)
                           FROM (SELECT DISTINCT ON (if_index) if_index, name, source
@@ -238,6 +244,7 @@ export class FlowAnalyticsStore {
     return {
       rows: rows.map(({ total: _total, ...r }) => ({
         ...r, datagrams: num(r.datagrams), flows: num(r.flows), decodeErrors: num(r.decodeErrors), missingTemplates: num(r.missingTemplates), templatesRefused: num(r.templatesRefused),
+        recordsStored: num(r.recordsStored), recordsDropped: Object.fromEntries(RECORD_DROP_REASONS.map((reason) => [reason, num(r.recordsDropped[reason])])) as Record<RecordDropReason, number>,
         interfaces: r.interfaces.map((i) => ({ ifIndex: num(i.ifIndex), name: i.name, source: i.source })),
       })),
       total,

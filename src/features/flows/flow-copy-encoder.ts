@@ -2,8 +2,11 @@
 // reads fixed-width numbers instead of parsing text timestamps and addresses, and the collector
 // writes numbers into one buffer instead of formatting dates. Format: the COPY BINARY section of
 // the PostgreSQL manual; timestamps are microseconds since 2000-01-01 UTC, inet is family, bits,
-// is_cidr, length, address.
+// is_cidr, length, address. The decoder lets through only flows whose values fit their columns
+// (storable()); a value that does not still makes the encoder throw, and the store's caller then
+// splits the batch.
 import type { FlowRecord } from './decode/flow-record.js';
+import { BoundedMap, type BoundedMapLimits } from './bounded-map.js';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
@@ -11,23 +14,14 @@ const TWO_32 = 2 ** 32;
 const FIELDS = 15;
 // Field count, then each field's length word and value (an IPv6 inet is the widest: 20 bytes).
 const MAX_ROW = 2 + FIELDS * 4 + 8 + 8 + 20 + 8 + 8 + 8 + 20 + 20 + 4 + 4 + 2 + 2 + 8 + 8 + 4;
-// Addresses repeat from flow to flow: their encodings are kept, up to this many (then forgotten).
-const ADDRESS_CACHE = 100_000;
 const PGSQL_AF_INET = 2;
 const PGSQL_AF_INET6 = 3;
 
-const addressCache = new Map<string, Buffer>();
-
 /** The inet value of an address as text (dotted IPv4, or IPv6 as the decoders write it), with its length word. */
 function inetField(address: string): Buffer {
-  let field = addressCache.get(address);
-  if (field) return field;
   const bytes = address.includes(':') ? ipv6Bytes(address) : ipv4Bytes(address);
   // Length word, family, bits, is_cidr (0), address length, address.
-  field = Buffer.from([0, 0, 0, 4 + bytes.length, bytes.length === 4 ? PGSQL_AF_INET : PGSQL_AF_INET6, bytes.length * 8, 0, bytes.length, ...bytes]);
-  if (addressCache.size >= ADDRESS_CACHE) addressCache.clear();
-  addressCache.set(address, field);
-  return field;
+  return Buffer.from([0, 0, 0, 4 + bytes.length, bytes.length === 4 ? PGSQL_AF_INET : PGSQL_AF_INET6, bytes.length * 8, 0, bytes.length, ...bytes]);
 }
 
 function ipv4Bytes(text: string): number[] {
@@ -55,8 +49,31 @@ function ipv6Bytes(text: string): number[] {
   return [...head, ...Array<number>(halves.length === 1 ? 0 : zeros).fill(0), ...tail].flatMap((g) => [g >> 8, g & 255]);
 }
 
-/** The flows as one COPY ... (FORMAT binary) stream: header, a row per flow, trailer. */
-export function encodeFlows(flows: FlowRecord[]): Buffer {
+export class FlowCopyEncoder {
+  /**
+   * Addresses repeat from flow to flow: their encodings are kept (a bounded map: addresses come from
+   * the network). Read without reordering, so the oldest encoding goes first; it is cheap to make
+   * again.
+   */
+  readonly addresses: BoundedMap<string, Buffer>;
+
+  constructor(limits: BoundedMapLimits) {
+    this.addresses = new BoundedMap(limits);
+  }
+
+  private inet(address: string, now: number): Buffer {
+    let field = this.addresses.get(address, now);
+    if (!field) this.addresses.set(address, (field = inetField(address)), now);
+    return field;
+  }
+
+  /** The flows as one COPY ... (FORMAT binary) stream: header, a row per flow, trailer. */
+  encode(flows: FlowRecord[], now = Date.now()): Buffer {
+    return encodeFlows(flows, (address) => this.inet(address, now));
+  }
+}
+
+function encodeFlows(flows: FlowRecord[], inetOf: (address: string) => Buffer): Buffer {
   const buffer = Buffer.allocUnsafe(SIGNATURE.length + 8 + flows.length * MAX_ROW + 2);
   let at = SIGNATURE.copy(buffer, 0);
   at = buffer.writeInt32BE(0, at);
@@ -77,7 +94,7 @@ export function encodeFlows(flows: FlowRecord[]): Buffer {
     at = buffer.writeInt16BE(value, at);
   };
   const inet = (address: string) => {
-    at += inetField(address).copy(buffer, at);
+    at += inetOf(address).copy(buffer, at);
   };
   for (const f of flows) {
     at = buffer.writeInt16BE(FIELDS, at);

@@ -13,9 +13,10 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import type { BoundedMapLimits } from './bounded-map.js';
 import type { ExporterCounters } from './decode/flow-decoder.js';
-import type { FlowRecord, InterfaceName } from './decode/flow-record.js';
-import { encodeFlows } from './flow-copy-encoder.js';
+import { RECORD_DROP_REASONS, snakeCase, type FlowRecord, type InterfaceName, type RecordDropReason } from './decode/flow-record.js';
+import { FlowCopyEncoder } from './flow-copy-encoder.js';
 
 const DAY_MS = 86_400_000;
 const RAW_TABLE = 'flow_records';
@@ -31,8 +32,8 @@ const BATCH_WORK_MEM = '64MB';
 /** Which retention setting (service.flows.retention.*) a table follows. */
 export type RetentionClass = 'raw' | 'minute' | 'fiveMinute' | 'hour';
 
-/** Days each retention class keeps. */
-export type FlowRetention = Record<RetentionClass, number>;
+/** Days each retention class keeps; and the days an exporter's row, and an interface name, outlive their last sighting. */
+export type FlowRetention = Record<RetentionClass, number> & { exporterDays: number; interfaceNameDays: number };
 
 /**
  * A rollup: its table, its bucket width, and the dimensions it keeps (the rest are summed away).
@@ -63,6 +64,10 @@ export const ROLLUPS: readonly Rollup[] = [
 ];
 
 export const FLOW_TABLES = [RAW_TABLE, ...ROLLUPS.map((r) => r.table)];
+/** The flow_exporters column counting each reason's drops (migration 20261203120000). */
+export const DROP_COLUMNS = Object.fromEntries(RECORD_DROP_REASONS.map((r) => [r, `records_dropped_${snakeCase(r)}`])) as Record<RecordDropReason, string>;
+// The counters of flow_exporters that each collector adds to, in the order recordExporters passes them.
+const COUNT_COLUMNS = ['datagrams', 'flows', 'decode_errors', 'missing_templates', 'templates_refused', 'records_stored', ...RECORD_DROP_REASONS.map((r) => DROP_COLUMNS[r])];
 const RETENTION_OF = new Map<string, RetentionClass>([[RAW_TABLE, 'raw'], ...ROLLUPS.map((r) => [r.table, r.retention] as const)]);
 
 const partitionName = (table: string, day: number) => `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
@@ -116,19 +121,41 @@ function rollupStatement(): string {
 
 const ROLLUP_STATEMENT = rollupStatement();
 
+/** Bounds on what the store keeps of exporters (their rows come from the network too). */
+export interface FlowStoreLimits {
+  /** The encoder's cache of address encodings. */
+  addresses: BoundedMapLimits;
+  /** Rows of flow_exporters; beyond, those that never had a flow stored go first, then the least recently heard. */
+  maxExporters: number;
+  /** Interface names kept per exporter; beyond, the least recently announced go. */
+  maxInterfaceNames: number;
+}
+
+/** What one write of exporters' counts and names forgot to stay within the limits. */
+export interface ExportersWritten {
+  exportersRemoved: number;
+  interfaceNamesRemoved: number;
+}
+
 export class FlowStore {
   /** Partitions known to exist (created by this process or found present). */
   private readonly partitions = new Set<string>();
   /** Connections whose session holds flow_batch. */
   private readonly withBatchTable = new WeakSet<pg.PoolClient>();
+  readonly encoder: FlowCopyEncoder;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly limits: FlowStoreLimits,
+  ) {
+    this.encoder = new FlowCopyEncoder(limits.addresses);
+  }
 
   /** Writes one batch: raw rows and flow_batch by COPY, rollups from flow_batch, all in one transaction. */
   async write(flows: FlowRecord[]): Promise<void> {
     if (flows.length === 0) return;
     const days = new Set(flows.map((f) => Math.floor(f.start / DAY_MS) * DAY_MS));
-    const rows = encodeFlows(flows);
+    const rows = this.encoder.encode(flows);
     const client = await this.pool.connect();
     let broken = false;
     try {
@@ -171,40 +198,71 @@ export class FlowStore {
 
   /**
    * Adds what a collector counted since its last call to each exporter's row (several collectors
-   * add up), and records the interface names exporters announced.
+   * add up), records the interface names exporters announced, and keeps both tables within their
+   * limits.
    */
-  async recordExporters(deltas: ExporterCounters[], names: InterfaceName[]): Promise<void> {
+  async recordExporters(deltas: ExporterCounters[], names: InterfaceName[]): Promise<ExportersWritten> {
+    const written: ExportersWritten = { exportersRemoved: 0, interfaceNamesRemoved: 0 };
     if (deltas.length > 0) {
-      await this.pool.query(
-        `INSERT INTO flow_exporters AS e (address, protocol, first_datagram_at, last_datagram_at, datagrams, flows, decode_errors, missing_templates, templates_refused)
-         SELECT address, protocol, at, at, datagrams, flows, errors, missing, refused
-           FROM unnest($1::inet[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-             AS u(address, protocol, at, datagrams, flows, errors, missing, refused)
-         ON CONFLICT (address) DO UPDATE SET
-           protocol = coalesce(excluded.protocol, e.protocol),
-           last_datagram_at = greatest(e.last_datagram_at, excluded.last_datagram_at),
-           datagrams = e.datagrams + excluded.datagrams,
-           flows = e.flows + excluded.flows,
-           decode_errors = e.decode_errors + excluded.decode_errors,
-           missing_templates = e.missing_templates + excluded.missing_templates,
-           templates_refused = e.templates_refused + excluded.templates_refused`,
+      const { rows } = await this.pool.query<{ inserted: number }>(
+        `WITH upserted AS (
+           INSERT INTO flow_exporters AS e (address, protocol, first_datagram_at, last_datagram_at, ${COUNT_COLUMNS.join(', ')})
+           SELECT address, protocol, at, at, ${COUNT_COLUMNS.join(', ')}
+             FROM unnest($1::inet[], $2::text[], $3::timestamptz[], ${COUNT_COLUMNS.map((_, i) => `$${i + 4}::bigint[]`).join(', ')})
+               AS u(address, protocol, at, ${COUNT_COLUMNS.join(', ')})
+           ON CONFLICT (address) DO UPDATE SET
+             protocol = coalesce(excluded.protocol, e.protocol),
+             last_datagram_at = greatest(e.last_datagram_at, excluded.last_datagram_at),
+             ${COUNT_COLUMNS.map((c) => `${c} = e.${c} + excluded.${c}`).join(',\n             ')}
+           RETURNING xmax = 0 AS inserted)
+         SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM upserted`,
         [
           deltas.map((d) => d.address), deltas.map((d) => d.protocol ?? null), deltas.map((d) => new Date(d.lastDatagramAt).toISOString()),
           deltas.map((d) => d.datagrams), deltas.map((d) => d.flows), deltas.map((d) => d.decodeErrors), deltas.map((d) => d.missingTemplates), deltas.map((d) => d.templatesRefused),
+          deltas.map((d) => d.recordsStored), ...RECORD_DROP_REASONS.map((r) => deltas.map((d) => d.recordsDropped[r])),
         ],
       );
+      // Only new rows can take the table past its limit: exporters that never had a flow stored go first.
+      if ((rows[0]?.inserted ?? 0) > 0) {
+        const removed = await this.pool.query(
+          `DELETE FROM flow_exporters WHERE address IN (
+             SELECT address FROM flow_exporters ORDER BY records_stored > 0, last_datagram_at, address
+              LIMIT greatest(0, (SELECT count(*) FROM flow_exporters) - $1))`,
+          [this.limits.maxExporters],
+        );
+        written.exportersRemoved = removed.rowCount ?? 0;
+      }
     }
     if (names.length > 0) {
-      // Names of an exporter not (yet) counted are left for a later announcement.
+      // Names of an exporter not (yet) counted are left for a later announcement. Stamped a
+      // microsecond apart in the order announced, after every stamp already kept, so that the
+      // names an exporter keeps at its limit are the ones it announced last.
       await this.pool.query(
-        `INSERT INTO flow_exporter_interfaces (exporter, if_index, name, updated_at)
-         SELECT u.exporter, u.if_index, left(u.name, 256), now()
-           FROM unnest($1::inet[], $2::bigint[], $3::text[]) AS u(exporter, if_index, name)
-           JOIN flow_exporters e ON e.address = u.exporter
-         ON CONFLICT (exporter, if_index) DO UPDATE SET name = excluded.name, updated_at = now()`,
+        `WITH base AS (SELECT greatest(now(), max(updated_at) + interval '1 microsecond') AS at FROM flow_exporter_interfaces WHERE exporter = ANY($1::inet[]))
+         INSERT INTO flow_exporter_interfaces (exporter, if_index, name, updated_at)
+         SELECT u.exporter, u.if_index, left(u.name, 256), base.at + u.n * interval '1 microsecond'
+           FROM unnest($1::inet[], $2::bigint[], $3::text[]) WITH ORDINALITY AS u(exporter, if_index, name, n) CROSS JOIN base
+          WHERE EXISTS (SELECT 1 FROM flow_exporters e WHERE e.address = u.exporter)
+         ON CONFLICT (exporter, if_index) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`,
         [names.map((n) => n.exporter), names.map((n) => n.ifIndex), names.map((n) => n.name.replace(/\0/g, ''))],
       );
+      const removed = await this.pool.query(
+        `DELETE FROM flow_exporter_interfaces i USING (
+           SELECT exporter, if_index, row_number() OVER (PARTITION BY exporter ORDER BY updated_at DESC, if_index) AS n
+             FROM flow_exporter_interfaces WHERE exporter = ANY($1::inet[])) AS ranked
+          WHERE i.exporter = ranked.exporter AND i.if_index = ranked.if_index AND ranked.n > $2`,
+        [[...new Set(names.map((n) => n.exporter))], this.limits.maxInterfaceNames],
+      );
+      written.interfaceNamesRemoved = removed.rowCount ?? 0;
     }
+    return written;
+  }
+
+  /** Deletes exporters not heard from, and interface names not announced, since the given times; returns how many. */
+  async expireExporters(heardBefore: Date, announcedBefore: Date): Promise<ExportersWritten> {
+    const names = await this.pool.query('DELETE FROM flow_exporter_interfaces WHERE updated_at < $1', [announcedBefore]);
+    const exporters = await this.pool.query('DELETE FROM flow_exporters WHERE last_datagram_at < $1', [heardBefore]);
+    return { exportersRemoved: exporters.rowCount ?? 0, interfaceNamesRemoved: names.rowCount ?? 0 };
   }
 
   /** Drops the partitions whose whole day is older than the table's retention; returns their names. */

@@ -301,7 +301,7 @@ export interface paths {
   "/api/v1/flow/exporters": {
     /**
      * The flow exporters, most recently heard first
-     * @description Every address that sent NetFlow, IPFIX or sFlow to a collector of this service, most recently heard first: its protocol, first and last datagram, counters added up over every collector (datagrams, flows decoded, datagrams dropped as malformed, data sets whose template was unknown, templates refused at the cap), its rates over the five whole minutes before now, the interface names it announced (at most 1,000, lowest ifIndex first), its FLOW_EXPORTER asset and the host or network device at its address that the asset RUNS_ON (both null until the flow-inventory job, every five minutes, loaded them).
+     * @description Every address that sent NetFlow, IPFIX or sFlow to a collector of this service, most recently heard first: its protocol, first and last datagram, counters added up over every collector (datagrams, flow records read, datagrams dropped as malformed, data sets whose template was unknown, templates refused at the cap, records stored and records dropped by reason: the per-exporter side of the flow_* series of /metrics), its rates over the five whole minutes before now, the interface names it announced (at most 1,000, lowest ifIndex first), its FLOW_EXPORTER asset and the host or network device at its address that the asset RUNS_ON (both null until the flow-inventory job, every five minutes, loaded them).
      */
     get: operations["listFlowExporters"];
   };
@@ -2734,15 +2734,18 @@ export interface components {
        * @example 2026-11-25T08:59:58.402Z
        */
       lastDatagramAt: string;
-      /** @example 182340 */
+      /**
+       * @description Datagrams received from it (datagrams from outside service.flows.allowed-exporters are not counted per sender).
+       * @example 182340
+       */
       datagrams: number;
       /**
-       * @description Flow records decoded.
+       * @description Flow records read from its datagrams: each is stored (recordsStored), dropped (recordsDropped) or still waiting in the collector.
        * @example 37
        */
       flows: number;
       /**
-       * @description Datagrams dropped as malformed, truncated or of an unknown version.
+       * @description Datagrams dropped whole as malformed, truncated or of an unknown version.
        * @example 0
        */
       decodeErrors: number;
@@ -2752,10 +2755,43 @@ export interface components {
        */
       missingTemplates: number;
       /**
-       * @description Templates refused because the exporter held its cap.
+       * @description Templates refused because their observation domain held service.flows.max-templates-per-domain templates, all in use.
        * @example 0
        */
       templatesRefused: number;
+      /**
+       * @description Flow records written to PostgreSQL.
+       * @example 35
+       */
+      recordsStored: number;
+      /** @description Flow records dropped, each on its own (its neighbours kept), by reason. */
+      recordsDropped: {
+        /**
+         * @description A field wider than any value it may hold (a number over 8 bytes, an IPv4 address not of 4 bytes, an IPv6 one not of 16).
+         * @example 0
+         */
+        fieldWidth: number;
+        /**
+         * @description A value its column cannot hold: a port above 65535, a protocol above 255, bytes or packets beyond 2^53 once multiplied by the sampling rate.
+         * @example 2
+         */
+        fieldRange: number;
+        /**
+         * @description Dated before now minus the raw retention or more than an hour ahead.
+         * @example 0
+         */
+        outOfWindow: number;
+        /**
+         * @description Arrived while the collector held its most waiting flows (PostgreSQL slow or down).
+         * @example 0
+         */
+        queueOverflow: number;
+        /**
+         * @description Refused by PostgreSQL (found alone by splitting their batch), or in a batch that failed whole (store down).
+         * @example 0
+         */
+        writeFailed: number;
+      };
       /** @description Over the five whole minutes before now (flows by their start; estimates when sampled). */
       rates: {
         /** @example 41.7 */
@@ -4268,7 +4304,7 @@ export interface operations {
   };
   /**
    * The flow exporters, most recently heard first
-   * @description Every address that sent NetFlow, IPFIX or sFlow to a collector of this service, most recently heard first: its protocol, first and last datagram, counters added up over every collector (datagrams, flows decoded, datagrams dropped as malformed, data sets whose template was unknown, templates refused at the cap), its rates over the five whole minutes before now, the interface names it announced (at most 1,000, lowest ifIndex first), its FLOW_EXPORTER asset and the host or network device at its address that the asset RUNS_ON (both null until the flow-inventory job, every five minutes, loaded them).
+   * @description Every address that sent NetFlow, IPFIX or sFlow to a collector of this service, most recently heard first: its protocol, first and last datagram, counters added up over every collector (datagrams, flow records read, datagrams dropped as malformed, data sets whose template was unknown, templates refused at the cap, records stored and records dropped by reason: the per-exporter side of the flow_* series of /metrics), its rates over the five whole minutes before now, the interface names it announced (at most 1,000, lowest ifIndex first), its FLOW_EXPORTER asset and the host or network device at its address that the asset RUNS_ON (both null until the flow-inventory job, every five minutes, loaded them).
    */
   listFlowExporters: {
     parameters: {

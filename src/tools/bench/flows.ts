@@ -6,13 +6,17 @@
 // (the machine may be shared: wall-clock rates then say little). Then the disk bytes each stored
 // flow costs (raw partitions and rollups together); then the latency of top talkers and
 // conversations (the service calls behind GET /flow/top-talkers and /flow/conversations) over the
-// last hour and the last 24 hours of rollups as 10,000 flows/s fill them.
+// last hour and the last 24 hours of rollups as 10,000 flows/s fill them. Last, a flood of new keys
+// (exporters, observation domains, templates, sampler ids, interface names, addresses), PostgreSQL
+// stalled at its end, against the bound docs/flows.md gives the collector's memory.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { Container } from '../../container.js';
 import type { FlowRecord } from '../../features/flows/decode/flow-record.js';
-import type { FlowCollector } from '../../features/flows/flow-collector.js';
+import { PENDING_INTERFACE_NAMES, type FlowCollector } from '../../features/flows/flow-collector.js';
 import { FLOW_TABLES, ROLLUPS } from '../../features/flows/flow-store.js';
 import { elapsedMs, int, loadAverage, machine, median, percentile, withDataDir, withStores, writeSection } from './support.js';
 
@@ -110,7 +114,7 @@ interface IngestRun {
  * flows/s when given (the collector drops what it cannot queue), else as fast as it stores.
  */
 async function ingest(collector: FlowCollector, batchSize: number, dataDir: string, datagrams: Buffer[], flows: number, now: number, rate?: number): Promise<IngestRun> {
-  const before = { ...collector.counters };
+  const before = { stored: collector.counters.records.stored, ...collector.counters.records.dropped };
   const count = Math.ceil(flows / RECORDS_PER_DATAGRAM);
   const cpu = process.cpuUsage();
   const postgres = postgresCpuMs(dataDir);
@@ -132,8 +136,8 @@ async function ingest(collector: FlowCollector, batchSize: number, dataDir: stri
   const after = collector.counters;
   return {
     offered: count * RECORDS_PER_DATAGRAM,
-    stored: after.stored - before.stored,
-    dropped: after.overflow - before.overflow + after.writeFailed - before.writeFailed,
+    stored: after.records.stored - before.stored,
+    dropped: after.records.dropped.queueOverflow - before.queueOverflow + after.records.dropped.writeFailed - before.writeFailed,
     seconds,
     nodeCpuMs: (used.user + used.system) / 1000,
     postgresCpuMs: postgresCpuMs(dataDir) - postgres,
@@ -206,7 +210,178 @@ async function rankingLatency(container: Container, ranking: 'topTalkers' | 'con
   return `${median(samples).toFixed(1)} / ${percentile(samples, 0.99).toFixed(1)} ms`;
 }
 
-export async function flowsBench({ flows }: { flows: number }): Promise<void> {
+// The flood: each datagram from a new exporter address (IPv6, the longest keys), in a new
+// observation domain, with a template of 256 fields, 20 new sampler ids, 10 interface names of 256
+// characters and flows between new addresses. PostgreSQL stalls (flow_records locked) for the last
+// quarter of the flood, at most STALL_SECONDS, while each datagram carries STALLED_FLOWS flows: the
+// queue fills to its cap.
+const FLOOD_SAMPLERS = 20;
+const FLOOD_NAMES = 10;
+const FLOOD_FIELDS = 256;
+const STALL_SECONDS = 60;
+const STALLED_FLOWS = 30;
+export const FULL_FLOOD_SECONDS = 600;
+const MIB = 2 ** 20;
+/**
+ * Bytes one entry of each structure holds at most (V8 heap and array buffers, Node 20): each
+ * structure filled alone with worst-case entries (IPv6 keys, 256-field templates, 256-character
+ * names) and measured after a full GC. docs/flows.md gives the same figures.
+ */
+const ENTRY_BYTES = { exporters: 800, templates: 1600, sampling: 300, addresses: 300, interfaceNames: 600, queuedFlow: 450 };
+// A batch being written: its COPY encoding (at most 168 bytes a row) and the slice of its rows.
+const BATCH_BYTES_PER_FLOW = 176;
+
+const hexWord = (n: number) => (n & 0xffff).toString(16);
+const floodAddress = (n: number) => `fd00:${hexWord(n / 65536)}:${hexWord(n)}:abcd:1234:5678:9abc:def0`;
+const ipv6Bytes = (n: number) => {
+  const b = Buffer.alloc(16);
+  b.writeUInt16BE(0xfd00, 0);
+  b.writeUInt32BE(n >>> 0, 4);
+  b.writeUInt32BE(0xabcd1234, 8);
+  b.writeUInt32BE(0x56789abc, 12);
+  return b;
+};
+
+function ipfixSet(id: number, body: Buffer): Buffer {
+  const header = Buffer.alloc(4);
+  header.writeUInt16BE(id, 0);
+  header.writeUInt16BE(4 + body.length, 2);
+  return Buffer.concat([header, body]);
+}
+
+const words16 = (...values: number[]) => {
+  const b = Buffer.alloc(values.length * 2);
+  values.forEach((v, i) => b.writeUInt16BE(v, i * 2));
+  return b;
+};
+
+// Data template 300: addresses, ports, protocol, bytes, packets, start and end in ms. Options 301: sampler id and rate; 302: ifIndex and name.
+const FLOOD_FLOW_FIELDS = [[27, 16], [28, 16], [7, 2], [11, 2], [4, 1], [1, 8], [2, 8], [152, 8], [153, 8]];
+const FLOOD_TEMPLATES = ipfixSet(2, Buffer.concat([words16(300, FLOOD_FLOW_FIELDS.length), ...FLOOD_FLOW_FIELDS.map(([id, length]) => words16(id!, length!))]));
+const FLOOD_OPTIONS = ipfixSet(3, Buffer.concat([words16(301, 2, 1, 48, 4, 34, 4), words16(302, 2, 1, 10, 4, 82, 256)]));
+
+function floodDatagram(n: number, flows: number, now: number): Buffer {
+  // A template of 256 fields (elements we do not keep: only their lengths matter) under a new id.
+  const big = Buffer.alloc(4 + FLOOD_FIELDS * 4);
+  big.writeUInt16BE(256 + (n % 40_000), 0);
+  big.writeUInt16BE(FLOOD_FIELDS, 2);
+  for (let f = 0; f < FLOOD_FIELDS; f++) big.writeUInt32BE(((1000 + f) << 16) | 4, 4 + f * 4);
+  const samplers = Buffer.alloc(FLOOD_SAMPLERS * 8);
+  for (let r = 0; r < FLOOD_SAMPLERS; r++) {
+    samplers.writeUInt32BE((n * FLOOD_SAMPLERS + r) >>> 0, r * 8);
+    samplers.writeUInt32BE(2, r * 8 + 4);
+  }
+  const names = Buffer.alloc(FLOOD_NAMES * 260, 'x');
+  for (let r = 0; r < FLOOD_NAMES; r++) names.writeUInt32BE(r + 1, r * 260);
+  const records = Buffer.alloc(flows * 69);
+  for (let r = 0; r < flows; r++) {
+    const at = r * 69;
+    ipv6Bytes(n * 64 + r * 2).copy(records, at);
+    ipv6Bytes(n * 64 + r * 2 + 1).copy(records, at + 16);
+    records.writeUInt16BE(40_000 + r, at + 32);
+    records.writeUInt16BE(443, at + 34);
+    records.writeUInt8(6, at + 36);
+    records.writeBigUInt64BE(1500n, at + 37);
+    records.writeBigUInt64BE(3n, at + 45);
+    records.writeBigUInt64BE(BigInt(now - 1000), at + 53);
+    records.writeBigUInt64BE(BigInt(now), at + 61);
+  }
+  const header = Buffer.alloc(16);
+  header.writeUInt16BE(10, 0);
+  header.writeUInt32BE(Math.floor(now / 1000), 4);
+  header.writeUInt32BE(n >>> 0, 12);
+  const message = Buffer.concat([header, ipfixSet(2, big), FLOOD_TEMPLATES, FLOOD_OPTIONS, ipfixSet(301, samplers), ipfixSet(302, names), ipfixSet(300, records)]);
+  message.writeUInt16BE(message.length, 2);
+  return message;
+}
+
+/** A full garbage collection, from a process started without --expose-gc. */
+const collectGarbage = (() => {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+})();
+
+/** The live heap and array buffers after a full collection (the flood's figure: garbage waiting for a GC is not held). */
+function liveBytes(): number {
+  collectGarbage();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+interface FloodRun {
+  seconds: number;
+  stallSeconds: number;
+  datagrams: number;
+  /** Live bytes above the level before the flood: the highest sample, and at the end. */
+  peakBytes: number;
+  endBytes: number;
+  peakRssBytes: number;
+  boundBytes: number;
+  entries: Record<string, [number, number]>;
+  forgotten: Record<string, number>;
+  overflow: number;
+}
+
+/** What the documented bound allows the collector to hold with these settings. */
+function memoryBound(container: Container): number {
+  const c = container.config;
+  return c.flowsMaxExporters * ENTRY_BYTES.exporters + c.flowsMaxTemplates * ENTRY_BYTES.templates + c.flowsMaxSamplerIds * ENTRY_BYTES.sampling +
+    c.flowsMaxCachedAddresses * ENTRY_BYTES.addresses + PENDING_INTERFACE_NAMES * ENTRY_BYTES.interfaceNames +
+    container.flowCollector.capacity * ENTRY_BYTES.queuedFlow + c.flowsBatchSize * BATCH_BYTES_PER_FLOW;
+}
+
+async function floodKeys(container: Container, seconds: number): Promise<FloodRun> {
+  const collector = container.flowCollector;
+  await collector.flush();
+  const before = liveBytes();
+  const rssBefore = process.memoryUsage().rss;
+  const stallSeconds = Math.min(STALL_SECONDS, seconds / 4);
+  const started = Date.now();
+  const stallAt = started + (seconds - stallSeconds) * 1000;
+  const end = started + seconds * 1000;
+  let peakBytes = 0;
+  let peakRssBytes = 0;
+  let nextSample = started;
+  let n = 0;
+  let stall: Promise<void> | undefined;
+  let release: (() => void) | undefined;
+  const overflowBefore = collector.counters.records.dropped.queueOverflow;
+  for (let now = Date.now(); now < end; now = Date.now()) {
+    if (!stall && now >= stallAt) {
+      let locked: () => void = () => undefined;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      stall = container.db.transaction(async (trx) => {
+        await trx.raw('LOCK TABLE flow_records IN ACCESS EXCLUSIVE MODE');
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isLocked;
+    }
+    const i = n++;
+    collector.receive(floodDatagram(i, stall ? STALLED_FLOWS : 1, now), floodAddress(i), false, now);
+    if (n % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (now >= nextSample) {
+      nextSample = now + 5000;
+      peakBytes = Math.max(peakBytes, liveBytes() - before);
+      peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss - rssBefore);
+    }
+  }
+  const endBytes = liveBytes() - before;
+  peakBytes = Math.max(peakBytes, endBytes);
+  const entries = Object.fromEntries([
+    ...Object.entries(collector.state).map(([name, map]) => [name, [map.size, map.limits.capacity]]),
+    ['interface names waiting', [collector.pendingInterfaceNames, PENDING_INTERFACE_NAMES]],
+    ['queued flows', [collector.backlog, collector.capacity]],
+  ]) as Record<string, [number, number]>;
+  const forgotten = Object.fromEntries(Object.entries(collector.state).map(([name, map]) => [name, map.stats.evicted + map.stats.expired]));
+  const overflow = collector.counters.records.dropped.queueOverflow - overflowBefore;
+  release?.();
+  await stall;
+  await collector.flush();
+  return { seconds, stallSeconds, datagrams: n, peakBytes, endBytes, peakRssBytes, boundBytes: memoryBound(container), entries, forgotten, overflow };
+}
+
+export async function flowsBench({ flows, floodSeconds }: { flows: number; floodSeconds: number }): Promise<void> {
   await withDataDir((dataDir) =>
     withStores(dataDir, async (container) => {
       const collector = container.flowCollector;
@@ -229,6 +404,8 @@ export async function flowsBench({ flows }: { flows: number }): Promise<void> {
       const day = await rankingLatency(container, 'topTalkers', 24);
       const conversationsHour = await rankingLatency(container, 'conversations', 1);
       const conversationsDay = await rankingLatency(container, 'conversations', 24);
+      const flood = await floodKeys(container, floodSeconds);
+      const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
       const perMillion = (ms: number, run: IngestRun) => `${((ms / run.stored) * 1000).toFixed(1)} s`;
       const lines = [
         '## Flow ingest',
@@ -253,6 +430,19 @@ export async function flowsBench({ flows }: { flows: number }): Promise<void> {
         '|---|---|---|',
         `| last hour | ${hour} | ${conversationsHour} |`,
         `| last 24 hours | ${day} | ${conversationsDay} |`,
+        '',
+        `### Flood of new keys${flood.seconds < FULL_FLOOD_SECONDS ? ` (a shorter run: ${flood.seconds} s; the full run floods for ${FULL_FLOOD_SECONDS} s)` : ''}`,
+        '',
+        `${int(flood.datagrams)} IPFIX datagrams in ${flood.seconds} s, each from a new exporter address (IPv6) in a new observation domain, with a template of ${FLOOD_FIELDS} fields, ${FLOOD_SAMPLERS} new sampler ids, ${FLOOD_NAMES} interface names of 256 characters and flows between new addresses (1 a datagram; ${STALLED_FLOWS} while PostgreSQL stalled: flow_records locked for the last ${flood.stallSeconds} s). Memory is the collector's process (V8 heap and array buffers after a full GC) above its level before the flood; the bound is docs/flows.md's for these settings (each cap times its entry's worst-case bytes, the queue full, and a batch being written).`,
+        '',
+        `| measure | value |`,
+        '|---|---|',
+        `| live memory above the start: peak (samples every 5 s) / at the end | ${mib(flood.peakBytes)} / ${mib(flood.endBytes)} |`,
+        `| documented bound | ${mib(flood.boundBytes)} (${flood.peakBytes <= flood.boundBytes ? 'held' : '**exceeded**'}) |`,
+        `| resident set above the start, peak | ${mib(flood.peakRssBytes)} |`,
+        `| entries held at the end / cap | ${Object.entries(flood.entries).map(([name, [size, cap]]) => `${name} ${int(size)} / ${int(cap)}`).join('; ')} |`,
+        `| entries forgotten (for room or expired) | ${Object.entries(flood.forgotten).map(([name, count]) => `${name} ${int(count)}`).join('; ')} |`,
+        `| flow records dropped, queue full (counted) | ${int(flood.overflow)} |`,
       ];
       writeSection('flows', lines.join('\n'));
       console.log(lines.join('\n'));

@@ -9,18 +9,19 @@
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
 //              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
-//   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow, and
-//              top-talkers latency over 1 h and 24 h of rollups at 10,000 flows/s;
-//              --quick stores 100,000 flows instead of 2 million.
+//   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow,
+//              top-talkers latency over 1 h and 24 h of rollups at 10,000 flows/s, and the
+//              collector's memory under a flood of new keys; --quick stores 100,000 flows instead
+//              of 2 million and floods for 60 s; --flood-seconds sets the flood (600 by default).
 import { parseArgs } from 'node:util';
 import { discoveryBench } from './discovery.js';
-import { flowsBench } from './flows.js';
+import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 import { vcenterBench } from './vcenter.js';
 
-const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string }) => Promise<void>> = {
+const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; floodSeconds?: number }) => Promise<void>> = {
   scale: async ({ quick, dataDir }) => {
     await scaleBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir });
     // Written by earlier versions of this benchmark, now part of the scale section.
@@ -30,16 +31,18 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string }) =
   'graph-query': ({ quick, dataDir }) => graphQueryBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
-  flows: ({ quick }) => flowsBench({ flows: quick ? 100_000 : 2_000_000 }),
+  flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, 'data-dir': { type: 'string' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, 'flood-seconds': { type: 'string' } } });
+  const floodSeconds = values['flood-seconds'] === undefined ? undefined : Number(values['flood-seconds']);
+  if (floodSeconds !== undefined && !(floodSeconds > 0)) throw new Error('--flood-seconds takes a number of seconds');
   if (values.only && !SECTIONS[values.only]) throw new Error(`--only takes one of: ${Object.keys(SECTIONS).join(', ')}`);
   for (const [name, run] of Object.entries(SECTIONS)) {
     if (values.only && values.only !== name) continue;
     console.log(`== ${name}`);
-    await run({ quick: values.quick, dataDir: values['data-dir'] });
+    await run({ quick: values.quick, dataDir: values['data-dir'], floodSeconds });
   }
 }
 

@@ -18,7 +18,7 @@ export function decodeIpfix(datagram: Buffer, exporter: string, cache: TemplateC
   if (length < HEADER_LENGTH) throw new FlowDecodeError(`IPFIX message length ${length}`);
   const reader = new ByteReader(datagram, HEADER_LENGTH, length);
   const out = emptyDatagram('ipfix');
-  const ctx: SetContext = { exporter, domain, now, cache, ipfix: true, exportTime: exportTime * 1000, templatesRefused: 0 };
+  const ctx: SetContext = { exporter, domain, now, cache, ipfix: true, exportTime: exportTime * 1000, templatesRefused: 0, rates: new Map() };
   const sets: RawSet[] = [];
   while (reader.remaining > 0) {
     const id = reader.u16();

@@ -22,6 +22,7 @@ export function decodeNetflowV9(datagram: Buffer, exporter: string, cache: Templ
     headerUptime: sysUptime,
     exportTime: unixSecs * 1000,
     templatesRefused: 0,
+    rates: new Map(),
   };
   const sets: RawSet[] = [];
   while (reader.remaining >= 4) {

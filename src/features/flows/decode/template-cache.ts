@@ -1,139 +1,114 @@
 // Templates of NetFlow v9 and IPFIX, per exporter and observation domain (RFC 3954 §5, RFC 7011
-// §8), with what options records told about the exporter (sampling, its clock). Bounded: a template
-// older than the time to live is forgotten (UDP exporters re-send theirs periodically), an exporter
-// keeps at most maxTemplatesPerExporter templates, and at most maxExporters exporters are held
-// (the one heard from least recently is forgotten first), so hostile traffic cannot grow memory.
-
-export interface TemplateField {
-  /** Information element id (without the enterprise bit). */
-  id: number;
-  /** Length in bytes; 65535 means variable length (IPFIX). */
-  length: number;
-  /** Private enterprise number; 0 for IANA elements. */
-  enterprise: number;
-}
+// §8), with what options records told about the exporter (sampling rates by sampler id, its clock).
+// Both are bounded maps (bounded-map.ts): a template is forgotten when not re-sent for the time to
+// live (UDP exporters re-send theirs periodically) or when room is needed, templates no data set
+// ever read going first, so a flood of new template ids from an exporter's address cannot push out
+// the templates its flows use. A domain holds at most maxTemplatesPerDomain; when all of them are in
+// use a new one is refused (counted). Sampling rates and clocks are forgotten when not announced
+// or read for their time to live, or when room is needed, those no flow read going first.
+import { BoundedMap } from '../bounded-map.js';
 
 export interface Template {
   id: number;
-  fields: TemplateField[];
+  /** Per field: bit 31 set for an enterprise element (skipped), bits 16-30 its element id, bits 0-15 its length (65535: variable). */
+  fields: Uint32Array;
   /** Scope fields lead an options template; 0 for a data template. */
   scopeFieldCount: number;
   options: boolean;
   learnedAt: number;
+  /** Bytes of the shortest record (a variable-length field counts one byte). */
+  minimumLength: number;
 }
 
 export interface TemplateCacheLimits {
-  maxTemplatesPerExporter: number;
-  maxExporters: number;
+  /** Templates held, all exporters together. */
+  maxTemplates: number;
+  maxTemplatesPerDomain: number;
   templateTtlMs: number;
+  /** Sampling rates (per sampler id, or per domain) and exporter clocks held, all exporters together. */
+  maxSamplerIds: number;
+  samplerTtlMs: number;
 }
 
 export const DEFAULT_TEMPLATE_LIMITS: TemplateCacheLimits = {
-  maxTemplatesPerExporter: 512,
-  maxExporters: 10_000,
+  maxTemplates: 20_000,
+  maxTemplatesPerDomain: 512,
   templateTtlMs: 30 * 60_000,
+  maxSamplerIds: 100_000,
+  samplerTtlMs: 60 * 60_000,
 };
 
-interface ExporterState {
-  templates: Map<string, Template>;
-  /** Sampling rate per observation domain, and per sampler id within it. */
-  sampling: Map<string, number>;
-  /** IPFIX systemInitTimeMilliseconds per observation domain. */
-  systemInit: Map<number, number>;
-}
-
-const key = (domain: number, id: number) => `${domain}/${id}`;
+const domainKey = (exporter: string, domain: number) => `${exporter}|${domain}`;
+const templateKey = (exporter: string, domain: number, id: number) => `${exporter}|${domain}|${id}`;
+const samplerKey = (exporter: string, domain: number, samplerId: number | undefined) => `${exporter}|${domain}|rate:${samplerId ?? '*'}`;
+const clockKey = (exporter: string, domain: number) => `${exporter}|${domain}|init`;
 
 export class TemplateCache {
-  private readonly exporters = new Map<string, ExporterState>();
+  readonly templates: BoundedMap<string, Template>;
+  /** Sampling rates and exporter clocks, keyed by exporter, domain and what they are. */
+  readonly options: BoundedMap<string, number>;
 
-  constructor(readonly limits: TemplateCacheLimits = DEFAULT_TEMPLATE_LIMITS) {}
-
-  private state(exporter: string): ExporterState {
-    let state = this.exporters.get(exporter);
-    if (state) {
-      // Re-inserted so that the map's order is the order of last use.
-      this.exporters.delete(exporter);
-    } else {
-      state = { templates: new Map(), sampling: new Map(), systemInit: new Map() };
-      if (this.exporters.size >= this.limits.maxExporters) {
-        const oldest = this.exporters.keys().next().value;
-        if (oldest !== undefined) this.exporters.delete(oldest);
-      }
-    }
-    this.exporters.set(exporter, state);
-    return state;
+  constructor(readonly limits: TemplateCacheLimits = DEFAULT_TEMPLATE_LIMITS) {
+    this.templates = new BoundedMap(
+      { capacity: limits.maxTemplates, ttlMs: limits.templateTtlMs },
+      { of: (key) => key.slice(0, key.lastIndexOf('|')), capacity: limits.maxTemplatesPerDomain },
+    );
+    this.options = new BoundedMap({ capacity: limits.maxSamplerIds, ttlMs: limits.samplerTtlMs });
   }
 
-  /** Learns (or replaces) a template; false when the exporter already holds its cap of others. */
+  /** Learns (or replaces) a template; false when its domain is full of templates in use. */
   learn(exporter: string, domain: number, template: Template, now: number): boolean {
-    const state = this.state(exporter);
-    const k = key(domain, template.id);
-    if (!state.templates.has(k) && state.templates.size >= this.limits.maxTemplatesPerExporter) {
-      this.expireIn(state, now);
-      if (state.templates.size >= this.limits.maxTemplatesPerExporter) return false;
-    }
-    state.templates.set(k, template);
-    return true;
+    return this.templates.set(templateKey(exporter, domain, template.id), template, now);
   }
 
   withdraw(exporter: string, domain: number, templateId: number): void {
-    this.exporters.get(exporter)?.templates.delete(key(domain, templateId));
+    this.templates.delete(templateKey(exporter, domain, templateId));
   }
 
   /** All templates of a domain are withdrawn (IPFIX template id 2 or 3 with no fields). */
-  withdrawAll(exporter: string, domain: number, options: boolean): void {
-    const state = this.exporters.get(exporter);
-    if (!state) return;
-    for (const [k, t] of state.templates) if (k.startsWith(`${domain}/`) && t.options === options) state.templates.delete(k);
+  withdrawAll(exporter: string, domain: number, options: boolean, now: number): void {
+    for (const key of this.templates.keysOf(domainKey(exporter, domain))) if (this.templates.get(key, now)?.options === options) this.templates.delete(key);
   }
 
+  /** The template a data set names, marked in use; undefined when unknown or not re-sent within the time to live. */
   find(exporter: string, domain: number, templateId: number, now: number): Template | undefined {
-    const state = this.exporters.get(exporter);
-    const template = state?.templates.get(key(domain, templateId));
-    if (!template) return undefined;
-    if (now - template.learnedAt > this.limits.templateTtlMs) {
-      state!.templates.delete(key(domain, templateId));
+    const key = templateKey(exporter, domain, templateId);
+    const template = this.templates.use(key, now);
+    if (template && now - template.learnedAt > this.limits.templateTtlMs) {
+      this.templates.delete(key);
       return undefined;
     }
     return template;
   }
 
-  setSamplingRate(exporter: string, domain: number, samplerId: number | undefined, rate: number): void {
-    const sampling = this.state(exporter).sampling;
-    sampling.set(`${domain}/${samplerId ?? '*'}`, rate);
-    if (samplerId !== undefined && !sampling.has(`${domain}/*`)) sampling.set(`${domain}/*`, rate);
+  setSamplingRate(exporter: string, domain: number, samplerId: number | undefined, rate: number, now: number): void {
+    this.options.set(samplerKey(exporter, domain, samplerId), rate, now);
+    const domainWide = samplerKey(exporter, domain, undefined);
+    if (samplerId !== undefined && this.options.get(domainWide, now) === undefined) this.options.set(domainWide, rate, now);
   }
 
   /** The sampling rate announced for the sampler (or the domain); 1 when none was. */
-  samplingRate(exporter: string, domain: number, samplerId: number | undefined): number {
-    const sampling = this.exporters.get(exporter)?.sampling;
-    if (!sampling) return 1;
-    return (samplerId !== undefined ? sampling.get(`${domain}/${samplerId}`) : undefined) ?? sampling.get(`${domain}/*`) ?? 1;
+  samplingRate(exporter: string, domain: number, samplerId: number | undefined, now: number): number {
+    return (samplerId !== undefined ? this.options.use(samplerKey(exporter, domain, samplerId), now) : undefined) ?? this.options.use(samplerKey(exporter, domain, undefined), now) ?? 1;
   }
 
-  setSystemInit(exporter: string, domain: number, epochMs: number): void {
-    this.state(exporter).systemInit.set(domain, epochMs);
+  setSystemInit(exporter: string, domain: number, epochMs: number, now: number): void {
+    this.options.set(clockKey(exporter, domain), epochMs, now);
   }
 
-  systemInit(exporter: string, domain: number): number | undefined {
-    return this.exporters.get(exporter)?.systemInit.get(domain);
+  systemInit(exporter: string, domain: number, now: number): number | undefined {
+    return this.options.use(clockKey(exporter, domain), now);
   }
 
   templateCount(exporter: string): number {
-    return this.exporters.get(exporter)?.templates.size ?? 0;
+    let count = 0;
+    for (const [key] of this.templates.entries()) if (key.startsWith(`${exporter}|`)) count++;
+    return count;
   }
 
-  get exporterCount(): number {
-    return this.exporters.size;
-  }
-
-  /** Forgets expired templates everywhere (the collector calls it now and then). */
+  /** Forgets templates, rates and clocks past their time to live (the collector calls it at every flush). */
   expire(now: number): void {
-    for (const state of this.exporters.values()) this.expireIn(state, now);
-  }
-
-  private expireIn(state: ExporterState, now: number): void {
-    for (const [k, t] of state.templates) if (now - t.learnedAt > this.limits.templateTtlMs) state.templates.delete(k);
+    this.templates.sweep(now);
+    this.options.sweep(now);
   }
 }
