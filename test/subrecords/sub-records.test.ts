@@ -12,6 +12,11 @@ const HOSTS = [
   { key: 'pg', assetType: 'SOFTWARE', displayName: 'PostgreSQL' },
 ];
 
+// Observation times of the loads, in the past but within the import's window (the retention days):
+// the days of a month that began 25 days ago.
+const FIRST_DAY = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 25 * 86_400_000;
+const on = (day: number, hour = 0) => new Date(FIRST_DAY + (day - 1) * 86_400_000 + hour * 3_600_000).toISOString();
+
 describe('sub-records', () => {
   let service: TestService;
   let key: ApiClient;
@@ -28,24 +33,24 @@ describe('sub-records', () => {
   };
 
   it('upserts a package by asset and name: an upgrade keeps its id and first_seen_at', async () => {
-    await load({ software: [{ asset: 'web', packageName: 'openssl', version: '3.0.11', packageManager: 'dpkg', publisher: 'Debian' }] }, '2026-11-01T10:00:00Z');
+    await load({ software: [{ asset: 'web', packageName: 'openssl', version: '3.0.11', packageManager: 'dpkg', publisher: 'Debian' }] }, on(1, 10));
     const [before] = await db()('software_packages').where({ package_name: 'openssl' });
-    const result = await load({ software: [{ asset: 'web', packageName: 'openssl', version: '3.0.15', packageManager: 'dpkg' }] }, '2026-11-20T10:00:00Z');
+    const result = await load({ software: [{ asset: 'web', packageName: 'openssl', version: '3.0.15', packageManager: 'dpkg' }] }, on(20, 10));
     expect(result.subRecords.packages).toBe(1);
     const rows = await db()('software_packages').where({ package_name: 'openssl' });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: before.id, version: '3.0.15', source: 'ssh' });
-    expect(rows[0].first_seen_at.toISOString()).toBe('2026-11-01T10:00:00.000Z');
-    expect(rows[0].last_seen_at.toISOString()).toBe('2026-11-20T10:00:00.000Z');
+    expect(rows[0].first_seen_at.toISOString()).toBe(on(1, 10));
+    expect(rows[0].last_seen_at.toISOString()).toBe(on(20, 10));
   });
 
   it('upserts a service by asset and name with its listen ports, first_seen_at kept', async () => {
-    await load({ services: [{ asset: 'db', serviceName: 'postgresql', state: 'running', listenPorts: [{ protocol: 'tcp', port: 5432 }] }] }, '2026-11-02T00:00:00Z');
-    await load({ services: [{ asset: 'db', serviceName: 'postgresql', state: 'stopped', listenPorts: [] }] }, '2026-11-03T00:00:00Z');
+    await load({ services: [{ asset: 'db', serviceName: 'postgresql', state: 'running', listenPorts: [{ protocol: 'tcp', port: 5432 }] }] }, on(2));
+    await load({ services: [{ asset: 'db', serviceName: 'postgresql', state: 'stopped', listenPorts: [] }] }, on(3));
     const rows = await db()('discovered_services').where({ service_name: 'postgresql' });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ state: 'stopped', listen_ports: [], source_connector: 'IMPORT' });
-    expect(rows[0].first_seen_at.toISOString()).toBe('2026-11-02T00:00:00.000Z');
+    expect(rows[0].first_seen_at.toISOString()).toBe(on(2));
   });
 
   it('replaces the processes of an observed asset wholesale, leaves other assets alone, and links a process to its software', async () => {
@@ -53,16 +58,16 @@ describe('sub-records', () => {
       { asset: 'db', pid: 1, processName: 'systemd' },
       { asset: 'db', pid: 812, processName: 'postgres', commandLine: `postgres -D /var/lib/postgresql ${'x'.repeat(5000)}`, software: 'pg', username: 'postgres', memoryKb: 120000, cpuPercent: 1.5 },
       { asset: 'web', pid: 1, processName: 'systemd' },
-    ] }, '2026-11-04T00:00:00Z');
-    await load({ processes: [{ asset: 'db', pid: 1, processName: 'systemd' }, { asset: 'db', pid: 930, processName: 'postgres' }] }, '2026-11-05T00:00:00Z');
+    ] }, on(4));
+    await load({ processes: [{ asset: 'db', pid: 1, processName: 'systemd' }, { asset: 'db', pid: 930, processName: 'postgres' }] }, on(5));
     const rows = await db()('running_processes').orderBy(['asset_id', 'pid']);
-    const dbRows = rows.filter((r) => r.pid !== 1 || r.observed_at.toISOString().startsWith('2026-11-05'));
+    const dbRows = rows.filter((r) => r.pid !== 1 || r.observed_at.toISOString().startsWith(on(5).slice(0, 10)));
     expect(rows).toHaveLength(3);
     expect(dbRows.map((r) => r.pid).sort()).toEqual([1, 930]);
-    const web = rows.find((r) => r.observed_at.toISOString().startsWith('2026-11-04'));
+    const web = rows.find((r) => r.observed_at.toISOString().startsWith(on(4).slice(0, 10)));
     expect(web?.process_name).toBe('systemd');
     // The earlier rescan kept the link to the software and the truncated command line.
-    await load({ processes: [{ asset: 'db', pid: 812, processName: 'postgres', commandLine: 'y'.repeat(5000), software: 'pg' }] }, '2026-11-06T00:00:00Z');
+    await load({ processes: [{ asset: 'db', pid: 812, processName: 'postgres', commandLine: 'y'.repeat(5000), software: 'pg' }] }, on(6));
     const [linked] = await db()('running_processes').where({ pid: 812 });
     expect(linked.command_line).toHaveLength(4096);
     const pgAsset = (await key.get('/api/v1/assets?type=SOFTWARE&q=postgresql')).body.data[0];
@@ -77,7 +82,7 @@ describe('sub-records', () => {
         { asset: 'sw2', localPort: 'Te1/1/1', remotePort: 'Gi1/0/48', remoteSystemName: 'sw-01' },
         { asset: 'sw2', localPort: 'Gi1/0/1', remotePort: 'eth9', remoteSystemName: 'nobody-we-know' },
       ],
-    }, '2026-11-07T00:00:00Z');
+    }, on(7));
     expect(result.subRecords.unresolvedNeighbors).toBe(1);
     const rows = await db()('interface_connections as c')
       .join('network_interfaces as s', 's.id', 'c.source_interface_id')
@@ -109,7 +114,7 @@ describe('sub-records', () => {
         { asset: 'sw1', port: 'Gi1/0/48', macAddress: '00:1b:54:00:00:02' },
         { asset: 'sw1', port: 'Gi1/0/48', macAddress: '52:54:00:00:00:02' },
       ],
-    }, '2026-11-08T00:00:00Z');
+    }, on(8));
     const rows = await db()('interface_connections as c')
       .join('network_interfaces as s', 's.id', 'c.source_interface_id')
       .join('network_interfaces as t', 't.id', 'c.target_interface_id')
@@ -141,7 +146,7 @@ describe('sub-records', () => {
       processes: [{ asset: 'esx', pid: 7, processName: 'hostd' }],
       services: [{ asset: 'esx', serviceName: 'hostd', state: 'running' }],
       interfaces: [{ asset: 'esx', name: 'vmk9', ifIndex: 9 }],
-    }, '2026-11-09T00:00:00Z');
+    }, on(9));
     const after = await clock();
     const esx = await db()('asset_names').where({ display_name: 'esx-01' }).first('asset_id');
     const rows = { software_packages: { package_name: 'esx-base' }, running_processes: { process_name: 'hostd' }, discovered_services: { service_name: 'hostd' }, network_interfaces: { name: 'vmk9' } };
