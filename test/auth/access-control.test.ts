@@ -65,6 +65,7 @@ const RULES: Record<string, Rule> = {
   getRun: 'SIGNED_IN',
   listRunHosts: 'SIGNED_IN',
   cancelRun: DISCOVERY,
+  acceptPin: DISCOVERY,
   getRunDiagnosis: 'SIGNED_IN',
   diagnoseRun: DISCOVERY,
   getRunAlert: 'SIGNED_IN',
