@@ -265,7 +265,7 @@ export class FlowCollector {
     while (parts.length > 0) {
       const [from, to] = parts.pop() as [number, number];
       try {
-        await this.store.write(flows.slice(from, to));
+        await this.store.write(to - from === flows.length ? flows : flows.slice(from, to));
         this.counters.writes.written++;
         this.counted(sources, from, to, 'stored');
       } catch (error) {

@@ -69,7 +69,7 @@ export class FlowDecoder {
     counters.lastDatagramAt = now;
     try {
       const decoded = this.dispatch(datagram, source, sflow, now);
-      const kept = decoded.flows.filter(storable);
+      const kept = decoded.flows.every(storable) ? decoded.flows : decoded.flows.filter(storable);
       decoded.recordsDropped.fieldRange += decoded.flows.length - kept.length;
       decoded.flows = kept;
       counters.protocol = decoded.protocol;
