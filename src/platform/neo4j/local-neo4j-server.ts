@@ -17,6 +17,7 @@ import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { localSecretFile } from '../local-secret-file.js';
 import type { Logger } from '../logger.js';
+import { osAccount, type OsAccount } from '../os-account.js';
 import { fromProjectRoot } from '../project-root.js';
 import { StoreSupervisor, type SupervisedStore } from '../store-supervisor.js';
 
@@ -152,10 +153,8 @@ export function transactionMemoryLimits(heap: string): { perTransaction: string;
   return { perTransaction: `${Math.floor(kib / 4)}k`, total: `${Math.floor(kib / 2)}k` };
 }
 
-interface Account {
-  uid?: number;
-  gid?: number;
-}
+/** The account the launcher runs as: a system user's (as root), or unset (this process's own). */
+type Account = Partial<OsAccount>;
 
 const canAccess = (account: Account, test: '-r' | '-w', file: string) => spawnSync('test', [test, file], account).status === 0;
 
@@ -192,11 +191,10 @@ function readableLauncher(account: Account, jar: string, home: string): string {
  */
 function storeAccount(home: string): Account {
   if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, LOCAL_NEO4J_OS_USER], { encoding: 'utf8' }).trim());
   if (spawnSync('id', ['-u', LOCAL_NEO4J_OS_USER], { stdio: 'ignore' }).status !== 0) {
     execFileSync('useradd', ['--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', LOCAL_NEO4J_OS_USER], { stdio: 'ignore' });
   }
-  const account = { uid: id('-u'), gid: id('-g') };
+  const account = osAccount(LOCAL_NEO4J_OS_USER);
   // A store made while Neo4j ran as root belongs to root: hand it over.
   execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, home]);
   if (!canAccess(account, '-w', home)) {

@@ -8,7 +8,7 @@
 // folder (the service's, for the command line; or one left by a crashed service) is used as it is;
 // stop() stops it only when this process started it or `takeOver` is set. A server this process
 // owns does not outlive it, however it ends: see startWatchdog.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { localSecretFile } from '../local-secret-file.js';
 import type { Logger } from '../logger.js';
+import { osAccount } from '../os-account.js';
 import { StoreSupervisor, type SupervisedStore } from '../store-supervisor.js';
 
 const run = promisify(execFile);
@@ -53,9 +54,7 @@ interface Binaries {
 
 /** PostgreSQL refuses to run as root: as root, run it as the postgres OS user. */
 function runAs(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
+  return process.getuid?.() === 0 ? osAccount(USER) : {};
 }
 
 /**
