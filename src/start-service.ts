@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { createContainer, type Container } from './container.js';
+import { systemClock, type Clock } from './platform/clock.js';
 import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
 import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
@@ -69,7 +70,7 @@ export interface OpenedStores {
  * service, holding the lock of the data folder) also stops a local PostgreSQL that a crashed run
  * left behind; tools only borrow what is running.
  */
-export async function openStores(config: AppConfig, logger: Logger, { owner = false }: { owner?: boolean } = {}): Promise<OpenedStores> {
+export async function openStores(config: AppConfig, logger: Logger, { owner = false, clock = systemClock }: { owner?: boolean; clock?: Clock } = {}): Promise<OpenedStores> {
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -113,7 +114,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     const databaseUrl = postgres.value;
     const { uri: neo4jUri, user: neo4jUser, password: neo4jPassword } = neo4j.value;
 
-    const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword, supervised });
+    const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword, supervised }, clock);
     cleanups.push(() => container.db.destroy());
     // Its pruning timer outlives a stopped service otherwise, and then finds the pool ended.
     cleanups.push(async () => {
@@ -137,8 +138,9 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
   }
 }
 
-export async function startService(config: AppConfig, logger: Logger): Promise<RunningService> {
-  const { container, afterCrash, close } = await openStores(config, logger, { owner: true });
+/** `clock`: the time the service reads for expiries (a test moves it on). */
+export async function startService(config: AppConfig, logger: Logger, { clock = systemClock }: { clock?: Clock } = {}): Promise<RunningService> {
+  const { container, afterCrash, close } = await openStores(config, logger, { owner: true, clock });
   const cleanups: (() => Promise<void>)[] = [close];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) {

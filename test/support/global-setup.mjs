@@ -1,7 +1,8 @@
-// One PostgreSQL and one Neo4j for the whole run: the real servers the service itself starts
-// locally, or the ones named by DATABASE_URL / NEO4J_URI. A template database is migrated once;
-// each test file clones it (see test-stores.ts). Global set-up runs outside jest's module system,
-// so it uses the compiled service (npm test builds it first).
+// One PostgreSQL for the whole run and one Neo4j per jest worker (Community edition has one graph,
+// which every test file wipes): the real servers the service itself starts locally, or the ones
+// named by DATABASE_URL / NEO4J_URI (then one worker: the files would share that graph). A template
+// database is migrated once; each test file clones it (see test-stores.ts). Global set-up runs
+// outside jest's module system, so it uses the compiled service (npm test builds it first).
 import { chmodSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -32,7 +33,7 @@ function withDatabaseName(url, database) {
   return parsed.toString();
 }
 
-export default async function globalSetup() {
+export default async function globalSetup(globalConfig) {
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
   const handles = { stops: [], root: undefined };
   globalThis.__testStores = handles;
@@ -49,25 +50,28 @@ export default async function globalSetup() {
           handles.stops.push(server.stop);
           return server.adminUrl;
         }),
-    process.env.NEO4J_URI
-      ? { uri: process.env.NEO4J_URI, password: process.env.NEO4J_PASSWORD ?? '' }
-      : freePort().then(async (boltPort) => {
-          const server = await startLocalNeo4j({
-            dataDir: path.join(root, 'neo4j'),
-            passwordFile: path.join(root, 'neo4j-password'),
-            boltPort,
-            heap: '768m',
-            pageCache: '256m',
-            procedures: ALLOWED_PROCEDURES,
-            logger,
-          });
-          handles.stops.push(server.stop);
-          return server;
-        }),
+    ...(process.env.NEO4J_URI
+      ? [{ uri: process.env.NEO4J_URI, password: process.env.NEO4J_PASSWORD ?? '' }]
+      : Array.from({ length: Math.max(1, globalConfig.maxWorkers) }, (_, worker) =>
+          freePort().then(async (boltPort) => {
+            const server = await startLocalNeo4j({
+              dataDir: path.join(root, `neo4j-${worker + 1}`),
+              passwordFile: path.join(root, `neo4j-password-${worker + 1}`),
+              boltPort,
+              heap: '768m',
+              pageCache: '256m',
+              procedures: ALLOWED_PROCEDURES,
+              logger,
+            });
+            handles.stops.push(server.stop);
+            return server;
+          }),
+        )),
   ]);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
-  const [adminUrl, neo4j] = started.map((s) => s.value);
+  const [adminUrl, ...graphs] = started.map((s) => s.value);
+  if (graphs.length < globalConfig.maxWorkers) throw new Error(`NEO4J_URI names one graph, which test files running side by side would wipe under each other: run with --maxWorkers=1`);
 
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -86,7 +90,7 @@ export default async function globalSetup() {
 
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = TEMPLATE_DATABASE;
-  process.env.TEST_NEO4J_URI = neo4j.uri;
-  // The tests' own connections (wiping the graph, counting) sign in as the neo4j user with it.
-  process.env.TEST_NEO4J_PASSWORD = neo4j.password;
+  // Worker n (JEST_WORKER_ID) uses the n-th; the tests' own connections (wiping the graph,
+  // counting) sign in as the neo4j user with its password.
+  process.env.TEST_NEO4J_GRAPHS = JSON.stringify(graphs.map(({ uri, password }) => ({ uri, password })));
 }

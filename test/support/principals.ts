@@ -2,6 +2,7 @@
 // token), users of each role (sessions; VIEWER and ANALYST too), a DISCOVERY_ADMIN token whose user no longer holds
 // API_USER, an API_USER token, an integration key, and keys that must be refused.
 import { ApiClient, signIn } from './api-client.js';
+import { clockOf } from './test-clock.js';
 
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'first-admin-password-42';
@@ -65,8 +66,8 @@ export async function createPrincipals(baseUrl: string): Promise<Principals> {
   const revoked = await key('revoked');
   expectStatus(await adminSession.delete(`/api/v1/integration-keys/${revoked.id}`), 200, 'revoke');
   const last = integration.token.at(-1) === 'A' ? 'B' : 'A';
-  // Past the expiring key's expiry.
-  await new Promise((r) => setTimeout(r, 1600));
+  // Past the expiring key's expiry, on the service's clock.
+  clockOf(baseUrl).advance(1600);
 
   return {
     anonymous: new ApiClient(baseUrl),

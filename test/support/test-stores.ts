@@ -11,6 +11,7 @@ import { loadConfig, type ConfigOverrides } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startService, type RunningService } from '../../src/start-service.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { forgetClock, registerClock, TestClock } from './test-clock.js';
 
 export function withDatabaseName(url: string, database: string): string {
   const parsed = new URL(url);
@@ -28,16 +29,23 @@ function adminUrl(): string {
   return url;
 }
 
+/** This jest worker's own Neo4j (global-setup.mjs starts one per worker). */
+function testGraph(): { uri: string; password: string } {
+  const graphs = process.env.TEST_NEO4J_GRAPHS;
+  if (!graphs) throw new Error('TEST_NEO4J_GRAPHS is not set: run the tests through jest (npm test)');
+  const list = JSON.parse(graphs) as { uri: string; password: string }[];
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const graph = list[worker - 1];
+  if (!graph) throw new Error(`no Neo4j for jest worker ${worker} (${list.length} started)`);
+  return graph;
+}
+
 export function testNeo4jUri(): string {
-  const uri = process.env.TEST_NEO4J_URI;
-  if (!uri) throw new Error('TEST_NEO4J_URI is not set: run the tests through jest (npm test)');
-  return uri;
+  return testGraph().uri;
 }
 
 export function testNeo4jPassword(): string {
-  const password = process.env.TEST_NEO4J_PASSWORD;
-  if (password === undefined) throw new Error('TEST_NEO4J_PASSWORD is not set: run the tests through jest (npm test)');
-  return password;
+  return testGraph().password;
 }
 
 /** The settings that point a service at the tests' Neo4j. */
@@ -109,6 +117,8 @@ export interface TestService {
   database: TestDatabase;
   /** The service's data folder (its generated local keys live there). */
   dataDir: string;
+  /** The time the service reads for expiries; a test moves it on instead of waiting. */
+  clock: TestClock;
   stop(): Promise<void>;
 }
 
@@ -151,14 +161,19 @@ export async function startTestService(overrides: ConfigOverrides = {}, { postgr
       ...overrides,
     },
   });
-  const running = await startService(config, createLogger(config.logLevel, sink));
+  const clock = new TestClock();
+  const running = await startService(config, createLogger(config.logLevel, sink), { clock });
+  const url = running.url ?? '';
+  registerClock(url, clock);
   return {
-    url: running.url ?? '',
+    url,
     running,
     logLines,
     database,
     dataDir,
+    clock,
     stop: async () => {
+      forgetClock(url);
       await running.stop();
       await database.drop();
     },

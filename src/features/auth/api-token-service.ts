@@ -1,4 +1,5 @@
 // User API tokens and integration keys: created (the secret shown once), listed, revoked.
+import type { Clock } from '../../platform/clock.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors.js';
 import { generateToken, hashToken, INTEGRATION_KEY_PREFIX, tokenHint, USER_TOKEN_PREFIX } from './api-token.js';
 import type { ApiTokenStore, TokenKind, TokenRecord } from './api-token-store.js';
@@ -25,8 +26,8 @@ export interface CreatedToken extends TokenView {
   token: string;
 }
 
-export function toTokenView(record: TokenRecord): TokenView {
-  const status: TokenStatus = record.revokedAt ? 'REVOKED' : record.expiresAt && record.expiresAt.getTime() <= Date.now() ? 'EXPIRED' : 'ACTIVE';
+function toTokenView(record: TokenRecord, now: number): TokenView {
+  const status: TokenStatus = record.revokedAt ? 'REVOKED' : record.expiresAt && record.expiresAt.getTime() <= now ? 'EXPIRED' : 'ACTIVE';
   return {
     id: record.id,
     name: record.name,
@@ -49,6 +50,7 @@ export class ApiTokenService {
     private readonly audit: AuditLog,
     private readonly pepper: string,
     private readonly lookups: TokenLookupCache,
+    private readonly clock: Clock,
   ) {}
 
   /** `expiresAt`: ISO 8601 (validated by api.yaml or the command line); never when left out. */
@@ -66,7 +68,7 @@ export class ApiTokenService {
 
   private async create(actor: Actor, { expiresAt: expiry, ...rest }: { kind: TokenKind; userId: string | null; name: string; expiresAt?: string }): Promise<CreatedToken> {
     const spec = { ...rest, expiresAt: expiry ? new Date(expiry) : null };
-    if (spec.expiresAt && spec.expiresAt.getTime() <= Date.now()) throw new ConflictError('expiresAt must be in the future.');
+    if (spec.expiresAt && spec.expiresAt.getTime() <= this.clock.now()) throw new ConflictError('expiresAt must be in the future.');
     const token = generateToken(spec.kind === 'INTEGRATION_KEY' ? INTEGRATION_KEY_PREFIX : USER_TOKEN_PREFIX);
     const record = await this.audit.write(
       actor,
@@ -78,12 +80,13 @@ export class ApiTokenService {
         details: { name: spec.name, userId: spec.userId, expiresAt: spec.expiresAt?.toISOString() ?? null },
       }),
     );
-    return { ...toTokenView(record), token };
+    return { ...toTokenView(record, this.clock.now()), token };
   }
 
   async list(filter: { kind: TokenKind; userId?: string }, page: number, size: number): Promise<{ rows: TokenView[]; total: number }> {
     const { rows, total } = await this.tokens.list(filter, page, size);
-    return { rows: rows.map(toTokenView), total };
+    const now = this.clock.now();
+    return { rows: rows.map((row) => toTokenView(row, now)), total };
   }
 
   /** Revokes a key or token in the given scope (a user's own tokens, or integration keys). */
@@ -99,6 +102,6 @@ export class ApiTokenService {
       } : undefined);
     // This process forgets the token once the revocation is committed; the others when its notification reaches them.
     if (revoked) this.lookups.clear();
-    return toTokenView((await this.tokens.find(id, filter)) as TokenRecord);
+    return toTokenView((await this.tokens.find(id, filter)) as TokenRecord, this.clock.now());
   }
 }

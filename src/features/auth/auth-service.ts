@@ -1,5 +1,6 @@
 // Sign-in with throttling, and turning a presented token, key or session into a Principal.
 // Every failure is audited with its reason; the caller only ever learns "not valid".
+import type { Clock } from '../../platform/clock.js';
 import { TooManyRequestsError, UnauthorizedError } from '../../platform/errors.js';
 import { checkToken, hashToken, INTEGRATION_KEY_PREFIX } from './api-token.js';
 import type { ApiTokenStore } from './api-token-store.js';
@@ -37,6 +38,7 @@ export class AuthService {
     private readonly audit: AuditLog,
     private readonly settings: AuthSettings,
     private readonly lookups: TokenLookupCache,
+    private readonly clock: Clock,
   ) {}
 
   /** Checks a user name and password; throws 401 (one message for every cause) or 429. */
@@ -81,7 +83,7 @@ export class AuthService {
     const found = this.lookups.get(hash) ?? (await this.tokens.findByHash(hash));
     if (!found) return fail('unknown');
     if (found.revokedAt) return fail('revoked', found.id);
-    if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) return fail('expired', found.id);
+    if (found.expiresAt && found.expiresAt.getTime() <= this.clock.now()) return fail('expired', found.id);
     // lastUsedAt is kept to the minute: most requests need no write.
     if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
       await this.tokens.touch(found.id);
