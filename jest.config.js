@@ -8,8 +8,6 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  // Generous: each test file starts its own service, which takes far longer on a loaded machine.
-  testTimeout: 180_000,
 };
 
 export default {
@@ -24,6 +22,8 @@ export default {
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },
   ],
+  // Generous: each test file starts its own service, which takes far longer on a loaded machine.
+  testTimeout: 180_000,
   // Files wait on their services and peers more than on the two cores: three run side by side.
   maxWorkers: 3,
 };

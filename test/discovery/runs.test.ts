@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { LEASE_EXPIRED } from '../../src/features/discovery/discovery-jobs.js';
 import type { ApiClient } from '../support/api-client.js';
+import { runToEnd } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
 
@@ -35,14 +36,7 @@ describe('discovery runs with the SWEEP method', () => {
   });
 
   const target = async (body: object) => (await api.post('/api/v1/discovery/targets', body)).body.data;
-  const finished = async (runId: string) => {
-    for (let i = 0; i < 100; i++) {
-      const run = (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data;
-      if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error('the run did not finish');
-  };
+  const finished = (runId: string) => runToEnd(api, runId);
 
   it('queues a run (202), sweeps every address, creates unknown endpoints with their open ports and scan outcome', async () => {
     const t = await target({ name: 'loopback', addresses: ['127.0.0.2-3'], methods: ['SWEEP'] });

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import type { RevealedCredential } from '../../src/features/credentials/credential-service.js';
 import { collectSsh, type SshOptions } from '../../src/features/discovery/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
+import { runToEnd } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, networkUnavailable, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -52,12 +53,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     if (!id) id = (await api.post('/api/v1/discovery/targets', { name, addresses, methods: ['SWEEP', 'SSH'], ...extra })).body.data.id;
     const queued = await api.post(`/api/v1/discovery/targets/${id}/scan`);
     expect(queued.status).toBe(202);
-    for (let i = 0; i < 600; i++) {
-      const run = (await api.get(`/api/v1/discovery/runs/${queued.body.data.id}`)).body.data;
-      if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    throw new Error('the run did not finish');
+    return runToEnd(api, queued.body.data.id);
   };
   const assetAt = async (ip: string) => {
     const assets = (await api.get('/api/v1/assets?category=HOST,NETWORK_DEVICE&size=100')).body.data as { id: string; ipAddresses: string[] }[];
@@ -328,12 +324,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     const target = (await api.post('/api/v1/discovery/targets', { name: 'h1 by SSH and SNMP', addresses: [h1], methods: ['SWEEP', 'SSH', 'SNMP'] })).body.data.id;
     const scanBoth = async () => {
       const queued = await api.post(`/api/v1/discovery/targets/${target}/scan`);
-      for (let i = 0; i < 600; i++) {
-        const run = (await api.get(`/api/v1/discovery/runs/${queued.body.data.id}`)).body.data;
-        if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      throw new Error('the run did not finish');
+      return runToEnd(api, queued.body.data.id);
     };
     // The facts of the host as the API shows them (openPorts is the sweep's, and follows sshd).
     const facts = async () => {

@@ -6,6 +6,7 @@
 import { Vim25Session, moRef, text, asRef } from '../../src/features/discovery/connectors/vcenter/vim25-session.js';
 import type { ApiClient } from '../support/api-client.js';
 import { scanToEnd } from '../support/discovery-scans.js';
+import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -114,17 +115,13 @@ describeVcsim('discovery of a vCenter (govmomi simulator)', () => {
   const runTask = (method: string, vmName: string) =>
     withSimulator(async (session, vm) => {
       const task = asRef((await session.call(method, moRef('_this', await vm(vmName)))).returnval) as { type: string; value: string };
-      for (let i = 0; i < 400; i++) {
-        let state: string | undefined;
-        await session.call('RetrievePropertiesEx', `${moRef('_this', { type: 'PropertyCollector', value: 'propertyCollector' })}<specSet><propSet><type>Task</type><pathSet>info.state</pathSet></propSet><objectSet>${moRef('obj', task)}</objectSet></specSet><options></options>`).then((r) => {
-          const objects = (r.returnval as Record<string, unknown> | undefined)?.objects as Record<string, unknown>[] | undefined;
-          state = text((objects?.[0]?.propSet as Record<string, unknown>[] | undefined)?.[0]?.val);
-        });
-        if (state === 'success') return;
-        if (state === 'error') throw new Error(`${method} failed`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`${method} did not end`);
+      const taskState = async () => {
+        const r = await session.call('RetrievePropertiesEx', `${moRef('_this', { type: 'PropertyCollector', value: 'propertyCollector' })}<specSet><propSet><type>Task</type><pathSet>info.state</pathSet></propSet><objectSet>${moRef('obj', task)}</objectSet></specSet><options></options>`);
+        const objects = (r.returnval as Record<string, unknown> | undefined)?.objects as Record<string, unknown>[] | undefined;
+        return text((objects?.[0]?.propSet as Record<string, unknown>[] | undefined)?.[0]?.val);
+      };
+      const state = await eventually(taskState, (s) => s === 'success' || s === 'error', `${method} ending`, 40_000);
+      if (state === 'error') throw new Error(`${method} failed`);
     });
 
   it("gives exactly the simulator's hosts, VMs, clusters, datastores and networks, with the spec's parent rules", async () => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 import type { ApiClient } from '../support/api-client.js';
+import { eventually } from '../support/eventually.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, testNeo4jPassword, testNeo4jUri, type TestService } from '../support/test-stores.js';
 
@@ -54,14 +55,8 @@ describe('a discovery worker killed mid-run', () => {
     await service?.stop();
   });
 
-  const poll = async (runId: string, until: (run: { status: string; progress: { done: number } }) => boolean, what: string, attempts = 400) => {
-    for (let i = 0; i < attempts; i++) {
-      const run = (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data;
-      if (until(run)) return run;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`the run never ${what}`);
-  };
+  const poll = (runId: string, until: (run: { status: string; progress: { done: number } }) => boolean, what: string, timeoutMs = 40_000) =>
+    eventually<any>(async () => (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data, until, `the run ${what}`, timeoutMs);
 
   it('fails the run after its lease with WORKER_LOST, and the next run loses nothing', async () => {
     const target = (await api.post('/api/v1/discovery/targets', { name: 'loopback block', addresses: [ADDRESSES], methods: ['SWEEP'] })).body.data;
@@ -76,13 +71,13 @@ describe('a discovery worker killed mid-run', () => {
 
     // Another worker's lease sweeper (every 15 s) fails it; nothing of the killed run was loaded.
     startWorker(32);
-    const failed = await poll(first.id, (r) => r.status !== 'RUNNING', 'failed', 600);
+    const failed = await poll(first.id, (r) => r.status !== 'RUNNING', 'failed', 60_000);
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('lease expired'), summary: { errors: 1 } });
     expect(failed.errors).toEqual([{ address: null, method: 'RUN', stage: 'run', code: 'WORKER_LOST', message: failed.failureReason }]);
     expect((await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT&size=1')).body.total).toBe(0);
 
     const second = (await api.post(`/api/v1/discovery/targets/${target.id}/scan`)).body.data;
-    const done = await poll(second.id, (r) => !['QUEUED', 'RUNNING'].includes(r.status), 'finished', 1200);
+    const done = await poll(second.id, (r) => !['QUEUED', 'RUNNING'].includes(r.status), 'finished', 120_000);
     expect(done).toMatchObject({ status: 'COMPLETED', progress: { done: ADDRESS_COUNT, total: ADDRESS_COUNT }, summary: { hostsResponding: ADDRESS_COUNT, assetsCreated: ADDRESS_COUNT } });
     expect((await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT&size=1')).body.total).toBe(ADDRESS_COUNT);
   }, 180_000);

@@ -1,4 +1,5 @@
 import { loadApiDocument } from '../../src/platform/http/openapi.js';
+import { eventually } from '../support/eventually.js';
 import { request } from '../support/http.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 import { startTestService, startTestServiceBehindProxies, type TestService } from '../support/test-stores.js';
@@ -90,11 +91,7 @@ describe('the service when a store goes away', () => {
     const live = await request(`${service.url}/health/live`);
     expect([live.status, live.body]).toEqual([200, { status: 'UP' }]);
     neo4jProxy.restore();
-    let back = await request(`${service.url}/health`);
-    for (let i = 0; i < 20 && back.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      back = await request(`${service.url}/health`);
-    }
+    const back = await eventually(() => request(`${service.url}/health`), (r) => r.status === 200, 'the health once Neo4j is back');
     expect(back.status).toBe(200);
     expect((await request(`${service.url}/health/ready`)).status).toBe(200);
   });

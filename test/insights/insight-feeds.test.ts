@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { INSIGHT_FEEDS } from '../../src/features/insights/insight-feeds.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 import { importEstate } from '../support/estate.js';
+import { eventually } from '../support/eventually.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 import { startTestService, startTestServiceBehindProxies, type TestService } from '../support/test-stores.js';
@@ -320,11 +321,7 @@ describe('insight feeds when a store goes away', () => {
       const down = await p.integrationKey.get(`/api/v1/insights/${path}`);
       expect([path, down.status, down.headers.get('content-type')]).toEqual([path, 503, expect.stringContaining('application/problem+json')]);
       proxy.restore();
-      let back = await p.integrationKey.get(`/api/v1/insights/${path}`);
-      for (let i = 0; i < 40 && back.status !== 200; i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        back = await p.integrationKey.get(`/api/v1/insights/${path}`);
-      }
+      const back = await eventually(() => p.integrationKey.get(`/api/v1/insights/${path}`), (r) => r.status === 200, `${path} once its store is back`);
       expect([path, back.status, back.body.data]).toEqual([path, 200, []]);
     }
   });

@@ -2,6 +2,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { createDatabase } from '../../src/platform/postgres/postgres-client.js';
 import { Scheduler } from '../../src/platform/scheduler/scheduler.js';
 import type { ProcessRole } from '../../src/platform/config.js';
+import { eventually } from '../support/eventually.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-stores.js';
 
 const logger = createLogger('warn');
@@ -37,7 +38,7 @@ describe('the job queue on PostgreSQL', () => {
     await worker.start();
 
     await api.enqueue('echo', { value: 7 });
-    for (let i = 0; i < 50 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => runs.length, (n) => n > 0, 'the worker running the job');
     expect(runs).toEqual([7]);
     expect(apiRuns).toBe(0);
   });
@@ -55,16 +56,16 @@ describe('the job queue on PostgreSQL', () => {
     started.push(worker);
     await worker.start();
     await worker.enqueue('long', {});
-    for (let i = 0; i < 150 && finished === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await eventually(async () => finished, (n) => n > 0, 'the long job finishing');
     expect([begun, finished]).toEqual([1, 1]);
     const db = createDatabase({ url: database.url, poolMax: 1, timeoutMs: 5000 });
     try {
       // The queue writes the job's end just after the handler returns.
-      let row: { failed_at: Date | null; fail_count: number | null; last_finished_at: Date | null } | undefined;
-      for (let i = 0; i < 50 && !row?.last_finished_at; i++) {
-        row = await db('agenda_jobs').where({ name: 'long' }).first('failed_at', 'fail_count', 'last_finished_at');
-        if (!row?.last_finished_at) await new Promise((r) => setTimeout(r, 100));
-      }
+      const row: { failed_at: Date | null; fail_count: number | null; last_finished_at: Date | null } | undefined = await eventually(
+        () => db('agenda_jobs').where({ name: 'long' }).first('failed_at', 'fail_count', 'last_finished_at'),
+        (found) => Boolean(found?.last_finished_at),
+        'the end of the long job in agenda_jobs',
+      );
       expect(row).toMatchObject({ failed_at: null, last_finished_at: expect.any(Date) });
       expect(row?.fail_count ?? 0).toBe(0);
     } finally {

@@ -1,6 +1,7 @@
 // What the discovery tests through the API share: a scan run to its end, an asset's custom
 // attributes, and a service whose discovery admin has the lab's SSH password credential.
 import type { ApiClient } from './api-client.js';
+import { eventually } from './eventually.js';
 import { ADMIN_PASSWORD, createPrincipals } from './principals.js';
 import { startTestService, type TestService } from './test-stores.js';
 import { SCAN_PASSWORD, SCAN_USER, SUBNET } from '../../src/tools/lab/lab-network.js';
@@ -14,16 +15,16 @@ export interface AssetRow {
   [field: string]: unknown;
 }
 
+/** Answers the run once it has ended. */
+export async function runToEnd(api: ApiClient, runId: string, timeoutMs = 300_000): Promise<Record<string, any>> {
+  return eventually(async () => (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data, (run) => !['QUEUED', 'RUNNING'].includes(run.status), `run ${runId} ending`, timeoutMs);
+}
+
 /** Starts a scan of the target and answers the run once it has ended. */
 export async function scanToEnd(api: ApiClient, targetId: string): Promise<Record<string, any>> {
   const queued = await api.post(`/api/v1/discovery/targets/${targetId}/scan`);
   expect(queued.status).toBe(202);
-  for (let i = 0; i < 1200; i++) {
-    const run = (await api.get(`/api/v1/discovery/runs/${queued.body.data.id}`)).body.data;
-    if (!['QUEUED', 'RUNNING'].includes(run.status)) return run;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the run did not finish');
+  return runToEnd(api, queued.body.data.id);
 }
 
 /** An asset's custom attributes (the API serves them as a JSON text). */
