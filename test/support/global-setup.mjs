@@ -3,7 +3,7 @@
 // named by DATABASE_URL / NEO4J_URI (then one worker: the files would share that graph). A template
 // database is migrated once; each test file clones it (see test-stores.ts). Global set-up runs
 // outside jest's module system, so it uses the compiled service (npm test builds it first).
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,9 +54,13 @@ export default async function globalSetup(globalConfig) {
       ? [{ uri: process.env.NEO4J_URI, password: process.env.NEO4J_PASSWORD ?? '' }]
       : Array.from({ length: Math.max(1, globalConfig.maxWorkers) }, (_, worker) =>
           freePort().then(async (boltPort) => {
+            // Each in a folder of its own, laid out as the service lays out its data folder.
+            const folder = path.join(root, `graph-${worker + 1}`);
+            mkdirSync(folder);
+            chmodSync(folder, 0o755);
             const server = await startLocalNeo4j({
-              dataDir: path.join(root, `neo4j-${worker + 1}`),
-              passwordFile: path.join(root, `neo4j-password-${worker + 1}`),
+              dataDir: path.join(folder, 'neo4j'),
+              passwordFile: path.join(folder, 'neo4j-password'),
               boltPort,
               heap: '768m',
               pageCache: '256m',
