@@ -2,7 +2,7 @@
 // lldpd and redis-server (src/tools/lab/lab-network.ts).
 import { execFileSync } from 'node:child_process';
 import type { RevealedCredential } from '../../src/features/credentials/credential-service.js';
-import { collectSsh, type SshOptions } from '../../src/features/discovery/ssh/ssh-connector.js';
+import { collectSsh, type SshOptions } from '../../src/features/discovery/connectors/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, networkUnavailable, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
