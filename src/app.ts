@@ -6,6 +6,7 @@ import { alertRouter } from './features/alerts/alert-router.js';
 import { assetRouter } from './features/assets/asset-router.js';
 import { changeRouter } from './features/changes/change-router.js';
 import { runRouter } from './features/discovery/run-router.js';
+import { methodRouter } from './features/discovery/method-router.js';
 import { pinRouter } from './features/discovery/pin-router.js';
 import { targetRouter } from './features/discovery/target-router.js';
 import { exportRouter } from './features/exports/export-router.js';
@@ -90,6 +91,7 @@ export function buildApp(container: Container): Express {
     importRouter(container.importer),
     maintenanceRouter(container.maintenance, container.audit),
     exportRouter(container.exports, container.metrics.exportRows),
+    methodRouter(),
     targetRouter(container.targets),
     pinRouter(container.pins),
     runRouter(container.discovery),

@@ -55,6 +55,7 @@ const RULES: Record<string, Rule> = {
   getAssetType: 'SIGNED_IN',
   importBundle: DISCOVERY,
   runJob: ADMIN,
+  listDiscoveryMethods: DISCOVERY,
   listTargets: DISCOVERY,
   createTarget: DISCOVERY,
   getTarget: DISCOVERY,

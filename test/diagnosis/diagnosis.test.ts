@@ -1,5 +1,5 @@
 import type { RunError, RunStatus } from '../../src/features/discovery/run-record.js';
-import { SCAN_ERRORS } from '../../src/features/discovery/scan-error-codes.js';
+import { SCAN_ERRORS } from '../../src/features/discovery/connectors/registry.js';
 import type { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { chatCompletionsServer, completion, httpStatus, silence, type RecordingServer } from '../support/outside-services.js';

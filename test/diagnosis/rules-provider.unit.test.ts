@@ -1,7 +1,7 @@
 import type { DiagnosisContext } from '../../src/features/diagnosis/diagnosis-provider.js';
 import { CONFIDENCE_LEVELS } from '../../src/features/discovery/scan-error.js';
 import { RULES_MODEL, RulesProvider } from '../../src/features/diagnosis/rules-provider.js';
-import { SCAN_ERRORS, type ScanErrorCode } from '../../src/features/discovery/scan-error-codes.js';
+import { SCAN_ERRORS, type ScanErrorCode } from '../../src/features/discovery/connectors/registry.js';
 
 const RULES = Object.values(SCAN_ERRORS).map((e) => e.explanation);
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { recogniseApplications } from '../../src/features/discovery/application-catalogue.js';
 import type { ObservedPackage, ObservedProcess } from '../../src/features/discovery/host-observation.js';
-import type { LinuxCommand } from '../../src/features/discovery/ssh/linux-commands.js';
-import { parseListening, parsePackages, parseProcesses, type Socket } from '../../src/features/discovery/ssh/linux-parsers.js';
+import type { LinuxCommand } from '../../src/features/discovery/connectors/ssh/linux-commands.js';
+import { parseListening, parsePackages, parseProcesses, type Socket } from '../../src/features/discovery/connectors/ssh/linux-parsers.js';
 import { PROJECT_ROOT } from '../../src/platform/project-root.js';
 
 const output = (host: string, command: LinuxCommand) => readFileSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'ssh', host, `${command}.txt`), 'utf8');

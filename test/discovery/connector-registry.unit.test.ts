@@ -2,8 +2,7 @@
 // methods of a target and the credential kinds offered are derived from it.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { CONNECTORS, DEFAULT_METHODS, DISCOVERY_METHODS, INVENTORY_CONNECTORS, credentialKindsOf } from '../../src/features/discovery/connectors/registry.js';
-import { SCAN_ERRORS } from '../../src/features/discovery/scan-error-codes.js';
+import { CONNECTORS, DEFAULT_METHODS, DISCOVERY_METHODS, INVENTORY_CONNECTORS, SCAN_ERRORS, credentialKindsOf } from '../../src/features/discovery/connectors/registry.js';
 
 const api = parse(readFileSync(new URL('../../api.yaml', import.meta.url), 'utf8'));
 const schemas = api.components.schemas;

@@ -2,10 +2,10 @@
 // which were captured on a real host, which were written by hand), and over hostile output.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LinuxCommand } from '../../src/features/discovery/ssh/linux-commands.js';
+import type { LinuxCommand } from '../../src/features/discovery/connectors/ssh/linux-commands.js';
 import {
   buildServices, lldpUnreadable, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp, parsePackages, parseProcesses, parseSystemd, sections,
-} from '../../src/features/discovery/ssh/linux-parsers.js';
+} from '../../src/features/discovery/connectors/ssh/linux-parsers.js';
 import { PROJECT_ROOT } from '../../src/platform/project-root.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test', 'fixtures', 'ssh');

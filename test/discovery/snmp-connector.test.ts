@@ -3,7 +3,8 @@
 // ENTITY, LLDP and Printer-MIB rows are the test's data, served through pass_persist.
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { collectSnmp, type SnmpCredential, type SnmpOptions } from '../../src/features/discovery/snmp/snmp-connector.js';
+import { collectSnmp, type SnmpOptions } from '../../src/features/discovery/connectors/snmp/snmp-connector.js';
+import type { SnmpCredential } from '../../src/features/discovery/connectors/snmp/snmp-session.js';
 import type { PassValue } from '../../src/tools/lab/lab-network.js';
 import { startSnmpAgent, type SnmpAgent, type SnmpAgentOptions } from '../support/snmp-agent.js';
 

@@ -2,8 +2,8 @@
 // octet string that is not text as { hex }), and over hostile device strings.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classify, interfacesOf, macOf, toObservation, type SnmpValue, type Varbinds } from '../../src/features/discovery/snmp/snmp-mapping.js';
-import { COLUMNS, SYSTEM } from '../../src/features/discovery/snmp/snmp-mibs.js';
+import { classify, interfacesOf, macOf, toObservation, type SnmpValue, type Varbinds } from '../../src/features/discovery/connectors/snmp/snmp-mapping.js';
+import { COLUMNS, SYSTEM } from '../../src/features/discovery/connectors/snmp/snmp-mibs.js';
 import { PROJECT_ROOT } from '../../src/platform/project-root.js';
 
 function fixture(name: string): Map<string, SnmpValue> {

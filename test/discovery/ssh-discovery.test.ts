@@ -2,7 +2,7 @@
 // lldpd and redis-server (src/tools/lab/lab-network.ts).
 import { execFileSync } from 'node:child_process';
 import type { RevealedCredential } from '../../src/features/credentials/credential-service.js';
-import { collectSsh, type SshOptions } from '../../src/features/discovery/ssh/ssh-connector.js';
+import { collectSsh, type SshOptions } from '../../src/features/discovery/connectors/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
 import { runToEnd } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeHostKey } from '../../src/features/discovery/ssh/ssh-connector.js';
+import { describeHostKey } from '../../src/features/discovery/connectors/ssh/ssh-connector.js';
 
 describe('a host key described', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'host-key-'));

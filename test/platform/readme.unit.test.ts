@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { SCAN_ERRORS } from '../../src/features/discovery/scan-error-codes.js';
+import { SCAN_ERRORS } from '../../src/features/discovery/connectors/registry.js';
 import { SETTINGS } from '../../src/platform/config.js';
 import { fromProjectRoot } from '../../src/platform/project-root.js';
 

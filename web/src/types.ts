@@ -13,6 +13,7 @@ export type Run = Schemas['Run'];
 export type RunHost = operations['listRunHosts']['responses'][200]['content']['application/json']['data'][number];
 export type RunAlert = Schemas['RunAlert'];
 export type Target = Schemas['Target'];
+export type DiscoveryMethod = Schemas['DiscoveryMethodDescription'];
 export type Credential = Schemas['Credential'];
 export type InsightFeed = Schemas['InsightFeed'];
 export type InsightRow = Schemas['InsightRow'];

@@ -1,7 +1,7 @@
 // The built-in provider: the rule that each scan error code declares beside it (a connector's in its
-// folder), so that the feature explains failed runs with no model at all. A code cannot be
-// declared without its rule.
-import { SCAN_ERRORS, type ScanErrorCode } from '../discovery/scan-error-codes.js';
+// declaration; the connector registry gathers them), so that the feature explains failed runs with
+// no model at all. A code cannot be declared without its rule.
+import { SCAN_ERRORS, type ScanErrorCode } from '../discovery/connectors/registry.js';
 import type { Confidence, ScanErrorExplanation } from '../discovery/scan-error.js';
 import type { DiagnosisAnswer, DiagnosisContext, DiagnosisProvider } from './diagnosis-provider.js';
 

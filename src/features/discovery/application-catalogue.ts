@@ -3,7 +3,7 @@
 // installed, not running); its package, when installed, gives the version, and the ports its
 // processes listen on are recorded.
 import type { ObservedApplication, ObservedPackage, ObservedProcess } from './host-observation.js';
-import type { Socket } from './ssh/linux-parsers.js';
+import type { Socket } from './connectors/ssh/linux-parsers.js';
 
 interface Signature {
   id: string;

@@ -15,7 +15,7 @@ import type { AddressResult, ObservationLoader } from './observation-loader.js';
 import type { RunListener } from './run-listener.js';
 import type { RunStore } from './run-store.js';
 import type { RunError, RunStatus, RunSummary } from './run-record.js';
-import { sweep, type SweepOptions } from './sweep-connector.js';
+import { sweep, type SweepOptions } from './connectors/sweep/sweep-connector.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
 import type { TargetStore } from './target-store.js';
 import { portOf, type TargetRecord } from './target-record.js';
@@ -182,7 +182,7 @@ export class DiscoveryRunner {
           result.attempted.push(method);
           continue;
         }
-        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, target, port, settings: target.settings[method] ?? {}, deadline };
+        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, port, settings: target.settings[method] ?? {}, deadline };
         const outcome = offered.length ? await connector.collect(request, this.environment) : { errors };
         const gotIn = outcome.observation ?? outcome.estate;
         if (outcome.observation) result.observations.push(outcome.observation);

@@ -3,13 +3,14 @@
 // untrusted-text.ts); the runner merges the observations of one address and loads them through
 // the import path. `complete` names the scopes observed in full: only those may retire data.
 // A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
+// The connectors import this module and the registry imports them: nothing here imports the registry.
 import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
-import type { DiscoveryMethod, InventoryMethod } from './connectors/registry.js';
 import type { FdbEntryInput, NeighborEntry } from '../ingestion/sub-record-loader.js';
 import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
 import type { RunError } from './run-record.js';
 
-export type ScanMethod = DiscoveryMethod;
+/** A method's name as the registry (connectors/registry.ts) declares it: a string here, so that no cycle runs through the registry. */
+export type ScanMethod = string;
 
 /** The asset types a connector may classify a host as. */
 export type ObservedType = Extract<AssetType, 'PHYSICAL_HOST' | 'VM' | 'CONTAINER' | 'SERVER' | 'NETWORK_DEVICE' | 'PRINTER'>;
@@ -60,7 +61,7 @@ export interface ObservedFacts {
 
 export interface HostObservation extends ObservedFacts {
   address: string;
-  method: InventoryMethod;
+  method: ScanMethod;
   assetType: ObservedType;
   software: ObservedPackage[];
   processes: ObservedProcess[];
@@ -86,7 +87,7 @@ export type EstateProcess = Omit<ObservedProcess, 'application'> & { asset: stri
 
 /** The assets and relationships a connector read from one address (a manager and what it manages). */
 export interface EstateObservation {
-  method: InventoryMethod;
+  method: ScanMethod;
   /** Names what the connector read (for example VCENTER:10.0.0.5:443): a complete read retires the assets it no longer shows. */
   scope: string;
   /** The key of the asset that stands for the address itself. */

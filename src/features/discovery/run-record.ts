@@ -1,6 +1,5 @@
 // A discovery run as the rest of the service sees it: its record, statuses and errors, and the
 // history other features read (alerts and diagnosis), kept apart from the store that holds them.
-import type { ScanErrorCode } from './scan-error-codes.js';
 
 export const RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED', 'CANCELLED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -32,7 +31,8 @@ export interface RunError {
   address: string | null;
   method: string;
   stage: string;
-  code: ScanErrorCode;
+  /** One of the codes the registry gathers (SCAN_ERRORS in connectors/registry.ts). */
+  code: string;
   message: string;
 }
 

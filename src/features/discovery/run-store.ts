@@ -3,7 +3,7 @@ import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { isUniqueViolation, keysetPage, keyTimeSql, type Database } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type CountedGroups, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { RUN_STATUSES, type RunError, type RunHistory, type RunRecord, type RunStatus, type RunSummary, type RunTrigger } from './run-record.js';
-import type { ScanErrorCode } from './scan-error-codes.js';
+import type { SharedErrorCode } from './shared-scan-errors.js';
 
 const SELECT = [
   'id', 'target_id as targetId', 'target_name as targetName', 'trigger', 'status', 'queued_at as queuedAt', 'started_at as startedAt',
@@ -149,7 +149,7 @@ export class RunStore implements RunHistory {
         .update({ status: 'FAILED', finished_at: trx.fn.now(), failure_reason: reason, lease_expires_at: null, error_count: trx.raw('error_count + 1') })
         .returning('id');
       if (rows.length) {
-        await trx('discovery_run_errors').insert(rows.map((r) => ({ run_id: r.id, address: null, method: 'RUN', stage: 'run', code: 'WORKER_LOST' satisfies ScanErrorCode, message: reason })));
+        await trx('discovery_run_errors').insert(rows.map((r) => ({ run_id: r.id, address: null, method: 'RUN', stage: 'run', code: 'WORKER_LOST' satisfies SharedErrorCode, message: reason })));
       }
       return rows.map((r) => r.id);
     });

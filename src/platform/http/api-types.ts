@@ -486,6 +486,13 @@ export interface paths {
      */
     get: operations["exportInterfaceConnectionsJson"];
   };
+  "/api/v1/discovery/methods": {
+    /**
+     * The discovery methods, as their connectors declare them
+     * @description Every discovery method, in the order a run takes them at an address, as its connector declares it: its stage, whether a target takes it when it names none, its default port, the credential kinds it accepts, its settings (a target's settings.<method>) as a JSON Schema, where it is tried, and its own error codes with their meaning (the codes every method shares are listed with the run's errors). The web UI builds its method list and target forms from it.
+     */
+    get: operations["listDiscoveryMethods"];
+  };
   "/api/v1/discovery/targets": {
     /**
      * Discovery targets, by name
@@ -847,6 +854,64 @@ export interface components {
          */
         at: string;
       } | null;
+    };
+    DiscoveryMethodDescription: {
+      /**
+       * @example VCENTER
+       * @enum {string}
+       */
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS";
+      /**
+       * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
+       * @example inventory
+       * @enum {string}
+       */
+      stage: "probe" | "inventory";
+      /** @example A vCenter's clusters, hypervisors, VMs, datastores, switches, port groups and networks over the vSphere Web Services API (vim25 SOAP). */
+      description: string;
+      /** @description In a target's methods when it names none. */
+      enabledByDefault: boolean;
+      /**
+       * @description The port a target uses when it names none (ports.<method>); null for the probe.
+       * @example 443
+       */
+      defaultPort: number | null;
+      /**
+       * @description The kinds of the credentials it logs in with (none for the probe).
+       * @example [
+       *   "HTTP_BASIC"
+       * ]
+       */
+      credentialKinds: components["schemas"]["CredentialKind"][];
+      /**
+       * @description The JSON Schema (draft 2020-12) of a target's settings.<method>; null when the method takes none.
+       * @example {
+       *   "$schema": "https://json-schema.org/draft/2020-12/schema",
+       *   "type": "object",
+       *   "properties": {
+       *     "verifyCertificate": {
+       *       "type": "boolean"
+       *     }
+       *   },
+       *   "additionalProperties": false
+       * }
+       */
+      settings: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description port-answered: where the sweep found its port open, where it worked before, or where the address was named on its own; always: at every address (a UDP protocol the sweep cannot see); null for the probe.
+       * @example port-answered
+       * @enum {string|null}
+       */
+      triedWhere: "port-answered" | "always" | null;
+      /** @description Its own error codes (those of the run's errors it alone records), each with what it means. */
+      errorCodes: {
+          /** @example NOT_A_VCENTER */
+          code: string;
+          /** @example The address answered HTTPS but not the vSphere Web Services API (no SOAP answer at the SDK path). */
+          meaning: string;
+        }[];
     };
     /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22). */
     TargetPortsInput: {
@@ -5041,6 +5106,26 @@ export interface operations {
           "application/json": components["schemas"]["ExportInterfaceConnectionRow"][];
         };
       };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /**
+   * The discovery methods, as their connectors declare them
+   * @description Every discovery method, in the order a run takes them at an address, as its connector declares it: its stage, whether a target takes it when it names none, its default port, the credential kinds it accepts, its settings (a target's settings.<method>) as a JSON Schema, where it is tried, and its own error codes with their meaning (the codes every method shares are listed with the run's errors). The web UI builds its method list and target forms from it.
+   */
+  listDiscoveryMethods: {
+    responses: {
+      /** @description The methods. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["DiscoveryMethodDescription"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];

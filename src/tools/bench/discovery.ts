@@ -10,7 +10,7 @@ import type { Container } from '../../container.js';
 import { emptyObservation, OBSERVED_SCOPES, type HostObservation, type ObservedApplication } from '../../features/discovery/host-observation.js';
 import type { AddressResult } from '../../features/discovery/observation-loader.js';
 import type { RunSummary } from '../../features/discovery/run-record.js';
-import { echoWaitMs } from '../../features/discovery/sweep-connector.js';
+import { echoWaitMs } from '../../features/discovery/connectors/sweep/sweep-connector.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
 import { LoadGraphRepository } from '../../features/ingestion/load-graph-repository.js';
 import { SubRecordStore } from '../../features/subrecords/sub-record-store.js';

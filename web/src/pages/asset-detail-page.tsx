@@ -2,21 +2,16 @@
 // lifecycle actions for those allowed (with a confirmation), its relationships, its custom
 // attributes, and tabs for what runs on it: packages, processes, services (with their ports) and
 // interfaces with what each is connected to (the neighbour asset and port, the evidence, the
-// confidence).
+// confidence). The tabs are the synthesized types the schema serves (GET /schema/asset-types), so a
+// new sub-record kind shows as a tab; the views below say how the known ones look.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, query, type Page } from '../api';
 import { ConfirmButton, States, Table, Tabs, text, useLoad, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Asset, Relationship } from '../types';
+import type { Asset, Relationship, SchemaEntry } from '../types';
 
-const TABS = [
-  { id: 'relationships', label: 'Relationships' },
-  { id: 'SOFTWARE_PACKAGE', label: 'Installed software' },
-  { id: 'RUNNING_PROCESS', label: 'Processes' },
-  { id: 'DISCOVERED_SERVICE', label: 'Services' },
-  { id: 'INTERFACE', label: 'Interfaces' },
-];
+const RELATIONSHIPS_TAB = { id: 'relationships', label: 'Relationships' };
 
 const custom = (a: Asset): Record<string, unknown> => {
   try {
@@ -76,22 +71,30 @@ function Relationships({ id }: { id: string }) {
   return <States loaded={rels} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={columns} rowKey={(r) => r.id} />}</States>;
 }
 
-const SUB_COLUMNS: Record<string, Column<Asset>[]> = {
-  SOFTWARE_PACKAGE: [
+interface SubRecordView {
+  label: string;
+  columns: Column<Asset>[];
+}
+
+/** A kind without a view of its own: its schema label, and its rows by name. */
+const plainView = (entry: SchemaEntry): SubRecordView => ({ label: entry.label, columns: [{ key: 'name', label: 'Name', render: (r) => r.displayName }] });
+
+const SUB_VIEWS: Partial<Record<string, SubRecordView>> = {
+  SOFTWARE_PACKAGE: { label: 'Installed software', columns: [
     { key: 'name', label: 'Package', render: (r) => r.displayName },
     { key: 'version', label: 'Version', render: (r) => text(r.model) },
     { key: 'publisher', label: 'Publisher', render: (r) => text(r.vendor) },
     { key: 'manager', label: 'Manager', render: (r) => text(custom(r).package_manager) },
     { key: 'installed', label: 'Installed', render: (r) => text(custom(r).install_date) },
-  ],
-  RUNNING_PROCESS: [
+  ] },
+  RUNNING_PROCESS: { label: 'Processes', columns: [
     { key: 'pid', label: 'PID', render: (r) => text(custom(r).pid) },
     { key: 'name', label: 'Process', render: (r) => r.displayName },
     { key: 'user', label: 'User', render: (r) => text(custom(r).username) },
     { key: 'cmd', label: 'Command line', render: (r) => <code className="wrap">{text(custom(r).command_line)}</code> },
     { key: 'mem', label: 'Memory (KB)', render: (r) => text(custom(r).memory_kb) },
-  ],
-  DISCOVERED_SERVICE: [
+  ] },
+  DISCOVERED_SERVICE: { label: 'Services', columns: [
     { key: 'name', label: 'Service', render: (r) => r.displayName },
     { key: 'display', label: 'Description', render: (r) => text(custom(r).display_name) },
     { key: 'state', label: 'State', render: (r) => text(custom(r).state) },
@@ -101,8 +104,8 @@ const SUB_COLUMNS: Record<string, Column<Asset>[]> = {
       label: 'Listen ports',
       render: (r) => ((custom(r).listen_ports as { protocol: string; port: number }[] | undefined) ?? []).map((p) => `${p.protocol}/${p.port}`).join(', ') || '—',
     },
-  ],
-  INTERFACE: [
+  ] },
+  INTERFACE: { label: 'Interfaces', columns: [
     { key: 'name', label: 'Interface', render: (r) => r.displayName },
     { key: 'mac', label: 'MAC', render: (r) => text(custom(r).mac_address) },
     { key: 'ip', label: 'Addresses', render: (r) => (r.ipAddresses ?? []).join(', ') || '—' },
@@ -124,17 +127,17 @@ const SUB_COLUMNS: Record<string, Column<Asset>[]> = {
           '—'
         ),
     },
-  ],
+  ] },
 };
 
-function SubRecords({ hostId, type }: { hostId: string; type: string }) {
+function SubRecords({ hostId, type, view }: { hostId: string; type: string; view: SubRecordView }) {
   const [link, setLink] = useState<string>();
   const rows = useLoad(() => api<Page<Asset>>(link ?? `assets${query({ type, hostId, size: 100 })}`), [hostId, type, link]);
   return (
     <States loaded={rows} empty={(p) => p.data.length === 0}>
       {(p) => (
         <>
-          <Table rows={p.data} columns={SUB_COLUMNS[type] as Column<Asset>[]} rowKey={(r) => r.id} caption={`${p.total.toLocaleString()} in all`} />
+          <Table rows={p.data} columns={view.columns} rowKey={(r) => r.id} caption={`${p.total.toLocaleString()} in all`} />
           {(p.links.next || p.links.prev) && (
             <nav className="pager" aria-label="Pages">
               <button type="button" disabled={!p.links.prev} onClick={() => setLink(p.links.prev)}>‹ Previous</button>
@@ -151,7 +154,11 @@ export function AssetDetailPage() {
   const { id = '' } = useParams();
   const { has } = useSession();
   const asset = useLoad(() => api<{ data: Asset }>(`assets/${id}`), [id]);
+  const schema = useLoad(() => api<{ data: SchemaEntry[] }>('schema/asset-types'), []);
+  const views = new Map((schema.data?.data ?? []).filter((e) => e.synthesized).map((e) => [e.type, SUB_VIEWS[e.type] ?? plainView(e)]));
+  const tabs = [RELATIONSHIPS_TAB, ...[...views].map(([type, view]) => ({ id: type, label: view.label }))];
   const [tab, setTab] = useState('relationships');
+  const view = views.get(tab);
   const act = async (action: 'decommission' | 'reactivate') => {
     await api(`assets/${id}/${action}`, { method: 'POST' });
     asset.reload();
@@ -180,9 +187,9 @@ export function AssetDetailPage() {
             ) : (
               <p className="muted">None.</p>
             )}
-            <Tabs tabs={host ? TABS : TABS.slice(0, 1)} current={tab} onChange={setTab} />
+            <Tabs tabs={host ? tabs : [RELATIONSHIPS_TAB]} current={tab} onChange={setTab} />
             <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              {tab === 'relationships' ? <Relationships id={a.id} /> : <SubRecords hostId={a.id} type={tab} />}
+              {view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships id={a.id} />}
             </div>
           </section>
         );

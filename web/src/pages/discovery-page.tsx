@@ -1,21 +1,75 @@
 // Discovery: the targets (create, edit, schedule, scan now) for those who run scans, and the runs
-// with their live status and progress for everyone.
+// with their live status and progress for everyone. The methods, the ones a new target starts
+// with and each method's port and settings fields come from GET /discovery/methods (the
+// connector registry), so that a new connector shows here without a change to this page.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
 import { ErrorBox, Field, Pager, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { components } from '../../../src/platform/http/api-types';
-import type { Credential, Run, Target } from '../types';
+import type { Credential, DiscoveryMethod, Run, Target } from '../types';
 
-type Method = NonNullable<components['schemas']['NewTarget']['methods']>[number];
-// Every inventory method of api.yaml: the type check fails while api.yaml has one this list lacks.
-const METHODS = ['SWEEP', 'SSH', 'SNMP', 'VCENTER', 'LIBVIRT', 'CONTAINERS'] as const satisfies readonly Method[];
-const EVERY_METHOD_LISTED: [Exclude<Method, (typeof METHODS)[number]>] extends [never] ? true : never = true;
-void EVERY_METHOD_LISTED;
-// What a new target starts with: the API's own choice when methods are left out.
-const DEFAULT_METHODS: Method[] = ['SWEEP', 'SSH', 'SNMP'];
 const ACTIVE = ['QUEUED', 'RUNNING'];
+
+/** What the form reads of a method's settings schema (JSON Schema, as the API serves it). */
+interface SettingsSchema {
+  properties?: Record<string, { type?: string; description?: string; maxLength?: number }>;
+}
+type SettingValues = Record<string, Record<string, string | boolean>>;
+
+/** The fields of one method's settings: a yes/no choice for a boolean, text for a string; left empty, the API's default holds. */
+function MethodSettings({ method, values, onChange }: { method: DiscoveryMethod; values: Record<string, string | boolean>; onChange: (values: Record<string, string | boolean>) => void }) {
+  const properties = Object.entries((method.settings as SettingsSchema | null)?.properties ?? {});
+  const set = (key: string, value: string | boolean | undefined) => {
+    const next = { ...values };
+    if (value === undefined || value === '') delete next[key];
+    else next[key] = value;
+    onChange(next);
+  };
+  return (
+    <>
+      {properties.map(([key, property]) => (
+        <Field key={key} label={`${method.method} ${key}${property.description ? ` (${property.description})` : ''}`}>
+          {property.type === 'boolean' ? (
+            <select value={key in values ? String(values[key]) : ''} onChange={(e) => set(key, e.target.value === '' ? undefined : e.target.value === 'true')}>
+              <option value="">default</option>
+              <option value="true">yes</option>
+              <option value="false">no</option>
+            </select>
+          ) : (property.maxLength ?? 0) > 1000 ? (
+            <textarea rows={3} maxLength={property.maxLength} value={String(values[key] ?? '')} onChange={(e) => set(key, e.target.value)} />
+          ) : (
+            <input maxLength={property.maxLength} value={String(values[key] ?? '')} onChange={(e) => set(key, e.target.value)} />
+          )}
+        </Field>
+      ))}
+    </>
+  );
+}
+
+/** The port and settings of each inventory method the target takes. */
+function MethodOptions({ catalogue, methods, ports, settings, onPorts, onSettings }: {
+  catalogue: DiscoveryMethod[];
+  methods: string[];
+  ports: Record<string, string>;
+  settings: SettingValues;
+  onPorts: (ports: Record<string, string>) => void;
+  onSettings: (settings: SettingValues) => void;
+}) {
+  return (
+    <>
+      {catalogue.filter((m) => m.stage === 'inventory' && methods.includes(m.method)).map((m) => (
+        <fieldset key={m.method} className="inline-set">
+          <legend>{m.method}</legend>
+          <Field label={`${m.method} port`}>
+            <input type="number" min={1} max={65535} placeholder={String(m.defaultPort ?? '')} value={ports[m.method] ?? ''} onChange={(e) => onPorts({ ...ports, [m.method]: e.target.value })} />
+          </Field>
+          {m.settings && <MethodSettings method={m} values={settings[m.method] ?? {}} onChange={(values) => onSettings({ ...settings, [m.method]: values })} />}
+        </fieldset>
+      ))}
+    </>
+  );
+}
 
 export function Progress({ run }: { run: Pick<Run, 'progress' | 'status'> }) {
   const { done, total } = run.progress;
@@ -26,11 +80,17 @@ export function Progress({ run }: { run: Pick<Run, 'progress' | 'status'> }) {
   );
 }
 
-function TargetForm({ target, onSaved, onCancel }: { target?: Target; onSaved: () => void; onCancel: () => void }) {
+function TargetForm({ catalogue, target, onSaved, onCancel }: { catalogue: DiscoveryMethod[]; target?: Target; onSaved: () => void; onCancel: () => void }) {
   const credentials = useLoad(() => api<Page<Credential>>('credentials?size=1000'), []);
   const [name, setName] = useState(target?.name ?? '');
   const [addresses, setAddresses] = useState(target?.addresses.join('\n') ?? '');
-  const [methods, setMethods] = useState<string[]>(target?.methods ?? DEFAULT_METHODS);
+  // What a new target starts with: the API's own choice when methods are left out.
+  const [methods, setMethods] = useState<string[]>(target?.methods ?? catalogue.filter((m) => m.enabledByDefault).map((m) => m.method));
+  // Ports and settings are sent only once shown: a target saved without them keeps its own.
+  const [tuning, setTuning] = useState(false);
+  const ownPorts: Record<string, number> = target?.ports ?? {};
+  const [ports, setPorts] = useState<Record<string, string>>(Object.fromEntries(catalogue.filter((m) => m.method in ownPorts && ownPorts[m.method] !== m.defaultPort).map((m) => [m.method, String(ownPorts[m.method])])));
+  const [settings, setSettings] = useState<SettingValues>((target?.settings ?? {}) as SettingValues);
   const [schedule, setSchedule] = useState(target?.schedule ?? '');
   const [credentialIds, setCredentialIds] = useState<string[]>(target?.credentialIds ?? []);
   const [error, setError] = useState<ApiError>();
@@ -40,7 +100,14 @@ function TargetForm({ target, onSaved, onCancel }: { target?: Target; onSaved: (
       onSubmit={async (e) => {
         e.preventDefault();
         setError(undefined);
-        const body = { name, addresses: addresses.split(/[\s,]+/).filter(Boolean), methods, schedule: schedule.trim() || null, credentialIds };
+        const chosen = catalogue.filter((m) => m.stage === 'inventory' && methods.includes(m.method));
+        const tuned = tuning
+          ? {
+              ports: Object.fromEntries(chosen.filter((m) => ports[m.method]).map((m) => [m.method, Number(ports[m.method])])),
+              settings: Object.fromEntries(chosen.filter((m) => m.settings).map((m) => [m.method, settings[m.method] ?? {}])),
+            }
+          : {};
+        const body = { name, addresses: addresses.split(/[\s,]+/).filter(Boolean), methods, schedule: schedule.trim() || null, credentialIds, ...tuned };
         try {
           await api(target ? `discovery/targets/${target.id}` : 'discovery/targets', { method: target ? 'PUT' : 'POST', body });
           onSaved();
@@ -56,10 +123,12 @@ function TargetForm({ target, onSaved, onCancel }: { target?: Target; onSaved: (
       </Field>
       <fieldset className="inline-set">
         <legend>Methods</legend>
-        {METHODS.map((m) => (
+        {catalogue.map(({ method: m }) => (
           <label key={m}><input type="checkbox" checked={methods.includes(m)} onChange={(e) => setMethods(e.target.checked ? [...methods, m] : methods.filter((x) => x !== m))} /> {m}</label>
         ))}
       </fieldset>
+      <button type="button" aria-expanded={tuning} onClick={() => setTuning(!tuning)}>Ports and settings</button>
+      {tuning && <MethodOptions catalogue={catalogue} methods={methods} ports={ports} settings={settings} onPorts={setPorts} onSettings={setSettings} />}
       <Field label="Schedule (cron, UTC; empty for none)"><input value={schedule} placeholder="0 0 3 * * *" onChange={(e) => setSchedule(e.target.value)} /></Field>
       <fieldset className="inline-set">
         <legend>Credentials (besides those whose match pattern covers an address)</legend>
@@ -78,6 +147,7 @@ function TargetForm({ target, onSaved, onCancel }: { target?: Target; onSaved: (
 
 function Targets() {
   const targets = useLoad(() => api<Page<Target>>('discovery/targets?size=200'), []);
+  const catalogue = useLoad(() => api<{ data: DiscoveryMethod[] }>('discovery/methods'), []);
   const [editing, setEditing] = useState<Target | 'new'>();
   const [error, setError] = useState<ApiError>();
   const navigate = useNavigate();
@@ -114,7 +184,9 @@ function Targets() {
     <section>
       <h2>Targets</h2>
       {editing ? (
-        <TargetForm target={editing === 'new' ? undefined : editing} onCancel={() => setEditing(undefined)} onSaved={() => { setEditing(undefined); targets.reload(); }} />
+        <States loaded={catalogue}>
+          {({ data }) => <TargetForm catalogue={data} target={editing === 'new' ? undefined : editing} onCancel={() => setEditing(undefined)} onSaved={() => { setEditing(undefined); targets.reload(); }} />}
+        </States>
       ) : (
         <button type="button" className="primary" onClick={() => setEditing('new')}>New target</button>
       )}

@@ -1,13 +1,15 @@
 // What a discovery connector declares and does. The registry (registry.ts) lists them; every list
-// of methods (targets, credential offer, runner, loader, api.yaml enums) is derived from it.
+// of methods (targets, credential offer, runner, loader, GET /discovery/methods, the web UI's
+// forms, api.yaml enums) and of scan error codes is derived from it. This module imports nothing
+// that imports the registry, so that the connectors, which the registry imports, import no cycle.
 import type { z } from 'zod';
 import type { AppConfig } from '../../../platform/config.js';
 import type { CredentialKind } from '../../credentials/credential-kinds.js';
 import type { RevealedCredential } from '../../credentials/credential-service.js';
 import type { ConnectorResult, ObservedScope } from '../host-observation.js';
 import type { HostStateStore } from '../host-state-store.js';
-import type { ScanErrorCode } from '../scan-error-codes.js';
-import type { TargetRecord } from '../target-record.js';
+import type { ScanErrorDefinition } from '../scan-error.js';
+import type { SharedErrorCode } from '../shared-scan-errors.js';
 
 /** What a connector may use besides its arguments: the service's settings and what discovery remembers per address. */
 export interface ConnectorEnvironment {
@@ -21,7 +23,6 @@ export interface CollectRequest {
   /** The name the address was given as, or found by the sweep. */
   hostname?: string;
   credentials: RevealedCredential[];
-  target: TargetRecord;
   /** The target's port for this method (its default if the target names none). */
   port: number;
   /** The target's settings for this method, as validated by the connector's schema ({} if none). */
@@ -30,7 +31,10 @@ export interface CollectRequest {
   deadline: number;
 }
 
-interface ConnectorBase {
+/** Scan error codes with what each means and the diagnosis rule that explains a failed run it leads. */
+export type ScanErrorTable = Readonly<Record<string, ScanErrorDefinition>>;
+
+interface ConnectorBase<Errors extends ScanErrorTable> {
   /** The method name, as targets, runs and error records name it. */
   method: string;
   /** In a target's methods when it names none. */
@@ -39,15 +43,17 @@ interface ConnectorBase {
   factRank: number;
   /** One line for api.yaml and docs/discovery.md. */
   description: string;
+  /** Its own codes, besides the shared ones (shared-scan-errors.ts); a code keeps its meaning once released. */
+  errors: Errors;
 }
 
 /** The first stage: whether an address is there and which ports answer. */
-export interface ProbeConnector extends ConnectorBase {
+export interface ProbeConnector<Errors extends ScanErrorTable = ScanErrorTable> extends ConnectorBase<Errors> {
   stage: 'probe';
 }
 
 /** A method that logs in somewhere and reads an inventory. */
-export interface InventoryConnector extends ConnectorBase {
+export interface InventoryConnector<Errors extends ScanErrorTable = ScanErrorTable> extends ConnectorBase<Errors> {
   stage: 'inventory';
   credentialKinds: readonly CredentialKind[];
   defaultPort: number;
@@ -60,7 +66,7 @@ export interface InventoryConnector extends ConnectorBase {
    */
   triedWhere: 'port-answered' | 'always';
   /** Codes that only mean "this address does not speak the method": no error where it was not expected. */
-  silentCodes: readonly ScanErrorCode[];
+  silentCodes: readonly (SharedErrorCode | (keyof Errors & string))[];
   /** The scopes whose complete read may retire what is no longer seen. */
   retires: readonly (ObservedScope | 'estate')[];
   collect(request: CollectRequest, environment: ConnectorEnvironment): Promise<ConnectorResult>;

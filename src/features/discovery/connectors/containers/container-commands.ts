@@ -6,7 +6,7 @@
 // else as the account itself. Nothing from a target or a device is put into it but the ids,
 // checked to be hexadecimal.
 import { randomBytes } from 'node:crypto';
-import { LINUX_COMMANDS } from '../../ssh/linux-commands.js';
+import { LINUX_COMMANDS } from '../ssh/linux-commands.js';
 
 export const CONTAINER_RUNTIMES = ['docker', 'podman'] as const;
 

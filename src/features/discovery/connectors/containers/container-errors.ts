@@ -1,6 +1,7 @@
 // The scan error codes of containers discovery: each one's meaning and the diagnosis rule that explains
 // a failed run it leads (scan-error.ts). Codes keep their meaning once released.
 import type { ScanErrorDefinition } from '../../scan-error.js';
+import type { SharedErrorCode } from '../../shared-scan-errors.js';
 
 export const CONTAINER_ERRORS = {
   CONTAINER_RUNTIME_NOT_INSTALLED: {
@@ -49,3 +50,6 @@ export const CONTAINER_ERRORS = {
     },
   },
 } as const satisfies Record<string, ScanErrorDefinition>;
+
+/** The codes its connector raises: its own and the shared ones. */
+export type ContainerErrorCode = SharedErrorCode | keyof typeof CONTAINER_ERRORS;

@@ -7,7 +7,7 @@
 // the host); what `docker exec` or `podman exec` started descends from the runtime, not from the
 // container, and is not among them.
 import type { EstateAsset, EstateObservation, EstateProcess } from '../../host-observation.js';
-import { parseProcesses, sections, type ProcessLine } from '../../ssh/linux-parsers.js';
+import { parseProcesses, sections, type ProcessLine } from '../ssh/linux-parsers.js';
 import { cleanText } from '../../untrusted-text.js';
 
 export const HOST_KEY = 'host';

@@ -4,8 +4,9 @@
 import type { ConnectorResult } from '../../host-observation.js';
 import { cleanText } from '../../untrusted-text.js';
 import type { InventoryConnector } from '../connector.js';
-import { readEstateOverSsh } from '../ssh-estate.js';
+import { readEstateOverSsh } from '../ssh/ssh-estate.js';
 import { containerScript } from './container-commands.js';
+import { CONTAINER_ERRORS, type ContainerErrorCode } from './container-errors.js';
 import { CONTAINER_SECTIONS, toContainerEstate } from './container-estate.js';
 
 export const containersConnector = {
@@ -17,12 +18,13 @@ export const containersConnector = {
   description: "A host's Docker or Podman containers (image, state, ports, labels, main process), with docker or podman ps and inspect over SSH.",
   credentialKinds: ['SSH_KEY', 'SSH_PASSWORD'],
   defaultPort: 22,
+  errors: CONTAINER_ERRORS,
   triedWhere: 'port-answered',
   silentCodes: ['CONNECTION_REFUSED', 'CONTAINER_RUNTIME_NOT_INSTALLED'],
   retires: ['estate'],
   collect: (request, environment): Promise<ConnectorResult> => {
     const script = containerScript();
-    return readEstateOverSsh(request, environment, {
+    return readEstateOverSsh<ContainerErrorCode>(request, environment, {
       method: 'CONTAINERS',
       name: 'containers',
       script,
@@ -37,4 +39,4 @@ export const containersConnector = {
       toEstate: (output) => toContainerEstate(output, script.mark, request.address, `CONTAINERS:${request.address}:${request.port}`),
     });
   },
-} as const satisfies InventoryConnector;
+} as const satisfies InventoryConnector<typeof CONTAINER_ERRORS>;

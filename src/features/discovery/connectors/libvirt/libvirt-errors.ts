@@ -1,6 +1,7 @@
 // The scan error codes of libvirt discovery: each one's meaning and the diagnosis rule that explains
 // a failed run it leads (scan-error.ts). Codes keep their meaning once released.
 import type { ScanErrorDefinition } from '../../scan-error.js';
+import type { SharedErrorCode } from '../../shared-scan-errors.js';
 
 export const LIBVIRT_ERRORS = {
   LIBVIRT_NOT_INSTALLED: {
@@ -51,3 +52,6 @@ export const LIBVIRT_ERRORS = {
     },
   },
 } as const satisfies Record<string, ScanErrorDefinition>;
+
+/** The codes its connector raises: its own and the shared ones. */
+export type LibvirtErrorCode = SharedErrorCode | keyof typeof LIBVIRT_ERRORS;

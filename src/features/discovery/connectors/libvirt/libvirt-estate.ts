@@ -5,7 +5,7 @@
 // edge from a VM would compete with the host for the parent of a pool or network.
 import { XMLParser } from 'fast-xml-parser';
 import type { EstateAsset, EstateObservation } from '../../host-observation.js';
-import { sections } from '../../ssh/linux-parsers.js';
+import { sections } from '../ssh/linux-parsers.js';
 import { cleanText } from '../../untrusted-text.js';
 import { LIBVIRT_READS, type LibvirtKind } from './libvirt-commands.js';
 

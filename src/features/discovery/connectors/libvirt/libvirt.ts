@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { ConnectorResult } from '../../host-observation.js';
 import { cleanText } from '../../untrusted-text.js';
 import type { InventoryConnector } from '../connector.js';
-import { readEstateOverSsh } from '../ssh-estate.js';
+import { readEstateOverSsh } from '../ssh/ssh-estate.js';
+import { LIBVIRT_ERRORS, type LibvirtErrorCode } from './libvirt-errors.js';
 import { DEFAULT_LIBVIRT_URI, LIBVIRT_URI, libvirtScript } from './libvirt-commands.js';
 import { SECTION_NAMES, toLibvirtEstate } from './libvirt-estate.js';
 
@@ -25,13 +26,14 @@ export const libvirtConnector = {
   credentialKinds: ['SSH_KEY', 'SSH_PASSWORD'],
   defaultPort: 22,
   settings,
+  errors: LIBVIRT_ERRORS,
   triedWhere: 'port-answered',
   silentCodes: ['CONNECTION_REFUSED', 'LIBVIRT_NOT_INSTALLED'],
   retires: ['estate'],
   collect: (request, environment): Promise<ConnectorResult> => {
     const uri = settings.parse(request.settings).uri ?? DEFAULT_LIBVIRT_URI;
     const script = libvirtScript(uri);
-    return readEstateOverSsh(request, environment, {
+    return readEstateOverSsh<LibvirtErrorCode>(request, environment, {
       method: 'LIBVIRT',
       name: 'virsh',
       script,
@@ -46,4 +48,4 @@ export const libvirtConnector = {
       toEstate: (output) => toLibvirtEstate(output, script.mark, request.address, `LIBVIRT:${request.address}:${request.port}:${uri}`, uri),
     });
   },
-} as const satisfies InventoryConnector;
+} as const satisfies InventoryConnector<typeof LIBVIRT_ERRORS>;

@@ -1,6 +1,7 @@
 // The scan error codes of vCenter discovery: each one's meaning and the diagnosis rule that explains
 // a failed run it leads (scan-error.ts). Codes keep their meaning once released.
 import type { ScanErrorDefinition } from '../../scan-error.js';
+import type { SharedErrorCode } from '../../shared-scan-errors.js';
 
 export const VCENTER_ERRORS = {
   VCENTER_AUTH_FAILED: {
@@ -112,3 +113,6 @@ export const VCENTER_ERRORS = {
     },
   },
 } as const satisfies Record<string, ScanErrorDefinition>;
+
+/** The codes its connector raises: its own and the shared ones. */
+export type VcenterErrorCode = SharedErrorCode | keyof typeof VCENTER_ERRORS;

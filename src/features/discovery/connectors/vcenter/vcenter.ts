@@ -9,6 +9,7 @@ import type { ConnectorResult } from '../../host-observation.js';
 import type { Pins } from '../../host-state-store.js';
 import type { RunError } from '../../run-record.js';
 import type { CollectRequest, ConnectorEnvironment, InventoryConnector } from '../connector.js';
+import { VCENTER_ERRORS } from './vcenter-errors.js';
 import { PROPERTY_SPECS, toEstate, type AboutInfo } from './vcenter-estate.js';
 import { asRef, element, moRef, text, Vim25Failure, Vim25Session, type ObjectContent } from './vim25-session.js';
 
@@ -105,6 +106,7 @@ export const vcenterConnector = {
   credentialKinds: ['HTTP_BASIC'],
   defaultPort: 443,
   settings,
+  errors: VCENTER_ERRORS,
   triedWhere: 'port-answered',
   silentCodes: ['CONNECTION_REFUSED', 'NOT_A_VCENTER'],
   retires: ['estate'],
@@ -121,4 +123,4 @@ export const vcenterConnector = {
     }, hostState);
     return { ...(estate ? { estate } : {}), errors, ...(credentialId ? { credentialId } : {}) };
   },
-} as const satisfies InventoryConnector;
+} as const satisfies InventoryConnector<typeof VCENTER_ERRORS>;

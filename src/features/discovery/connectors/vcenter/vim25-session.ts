@@ -7,7 +7,8 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { XMLParser } from 'fast-xml-parser';
 import type { Pins } from '../../host-state-store.js';
-import { networkErrorCode, type ScanErrorCode } from '../../scan-error-codes.js';
+import { networkErrorCode } from '../../shared-scan-errors.js';
+import type { VcenterErrorCode } from './vcenter-errors.js';
 
 export interface Vim25Options {
   host: string;
@@ -24,7 +25,7 @@ export interface Vim25Options {
 
 
 export class Vim25Failure extends Error {
-  constructor(readonly code: ScanErrorCode, message: string) {
+  constructor(readonly code: VcenterErrorCode, message: string) {
     super(message);
   }
 }

@@ -1,8 +1,8 @@
 // Pure parsers of the output of linux-commands.ts: text in, observation parts out. Every string
 // taken from the host goes through cleanText (untrusted), and a line that does not parse is
 // skipped rather than guessed at.
-import type { ObservedConnection, ObservedInterface, ObservedNeighbor, ObservedPackage, ObservedProcess, ObservedService, ObservedType } from '../host-observation.js';
-import { cleanText } from '../untrusted-text.js';
+import type { ObservedConnection, ObservedInterface, ObservedNeighbor, ObservedPackage, ObservedProcess, ObservedService, ObservedType } from '../../host-observation.js';
+import { cleanText } from '../../untrusted-text.js';
 import { SECTION } from './linux-commands.js';
 
 /** The "@@name" sections of a command's output, by name (another marker and name pattern for the connectors that mark their output with a nonce). */

@@ -3,9 +3,16 @@
 // from our own words: net-snmp's own messages can quote the community or key digests.
 import net from 'node:net';
 import snmp from 'net-snmp';
-import type { ScanErrorCode } from '../scan-error-codes.js';
-import type { SnmpCredential } from './snmp-connector.js';
+import type { SnmpErrorCode } from './snmp-errors.js';
 import type { SnmpValue } from './snmp-mapping.js';
+
+/** A credential as the vault hands it over: decrypted. Its secrets never reach a message. */
+export interface SnmpCredential {
+  id: string;
+  kind: 'SNMP_V2C' | 'SNMP_V3';
+  settings: Record<string, unknown>;
+  secrets: Record<string, string>;
+}
 
 export interface SessionSettings {
   port: number;
@@ -23,7 +30,7 @@ const PRIV_PROTOCOLS: Record<string, number> = {
 
 /** A problem we describe ourselves (a credential unfit for use, an agent breaking the protocol). */
 class SnmpProblem extends Error {
-  constructor(readonly code: ScanErrorCode, message: string) {
+  constructor(readonly code: SnmpErrorCode, message: string) {
     super(message);
   }
 }
@@ -146,7 +153,7 @@ export async function walkColumns(session: snmp.Session, bases: string[], { maxR
 }
 
 export interface Failure {
-  code: ScanErrorCode;
+  code: SnmpErrorCode;
   reason: string;
 }
 

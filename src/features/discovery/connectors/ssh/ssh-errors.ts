@@ -1,6 +1,7 @@
 // The scan error codes of SSH discovery: each one's meaning and the diagnosis rule that explains
 // a failed run it leads (scan-error.ts). Codes keep their meaning once released.
-import type { ScanErrorDefinition } from '../scan-error.js';
+import type { ScanErrorDefinition } from '../../scan-error.js';
+import type { SharedErrorCode } from '../../shared-scan-errors.js';
 
 export const SSH_ERRORS = {
   SSH_AUTH_FAILED: {
@@ -126,3 +127,6 @@ export const SSH_ERRORS = {
     },
   },
 } as const satisfies Record<string, ScanErrorDefinition>;
+
+/** The codes its connector raises: its own and the shared ones. */
+export type SshErrorCode = SharedErrorCode | keyof typeof SSH_ERRORS;

@@ -4,13 +4,13 @@
 // whose command failed is left out of `complete`, so that its old data is kept.
 import { createHash } from 'node:crypto';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
-import type { RevealedCredential } from '../../credentials/credential-service.js';
-import { recogniseApplications } from '../application-catalogue.js';
-import { emptyObservation, type ConnectorResult, type HostObservation, type ObservedScope } from '../host-observation.js';
-import type { Pins } from '../host-state-store.js';
-import type { RunError } from '../run-record.js';
-import { networkErrorCode, type ScanErrorCode } from '../scan-error-codes.js';
-import type { InventoryMethod } from '../connectors/registry.js';
+import type { RevealedCredential } from '../../../credentials/credential-service.js';
+import { recogniseApplications } from '../../application-catalogue.js';
+import { emptyObservation, type ConnectorResult, type HostObservation, type ObservedScope, type ScanMethod } from '../../host-observation.js';
+import type { Pins } from '../../host-state-store.js';
+import { networkErrorCode } from '../../shared-scan-errors.js';
+import type { RunError } from '../../run-record.js';
+import type { SshErrorCode } from './ssh-errors.js';
 import { LINUX_COMMANDS, type LinuxCommand } from './linux-commands.js';
 import {
   buildServices, lldpUnreadable, parseEstablished, parseFacts, parseInterfaces, parseListening, parseLldp,
@@ -34,11 +34,11 @@ export interface HostKey {
 
 export interface CommandOutput {
   stdout: string;
-  error?: { code: ScanErrorCode; message: string };
+  error?: { code: SshErrorCode; message: string };
 }
 
 class ConnectFailure extends Error {
-  constructor(readonly code: ScanErrorCode, message: string, readonly final: boolean) {
+  constructor(readonly code: SshErrorCode, message: string, readonly final: boolean) {
     super(message);
   }
 }
@@ -66,7 +66,7 @@ function connectOnce(address: string, credential: RevealedCredential, options: S
       } else if (error.level === 'client-authentication') {
         reject(new ConnectFailure('SSH_AUTH_FAILED', `Credential "${credential.name}" (user ${username}) was refused.`, false));
       } else if (networkErrorCode(error.code)) {
-        reject(new ConnectFailure(networkErrorCode(error.code) as ScanErrorCode, `${address}:${options.port}: ${error.code}.`, true));
+        reject(new ConnectFailure(networkErrorCode(error.code) as SshErrorCode, `${address}:${options.port}: ${error.code}.`, true));
       } else if (error.level === 'client-timeout' || /timed out/i.test(error.message)) {
         reject(new ConnectFailure('CONNECTION_TIMEOUT', `${address}:${options.port} did not complete the SSH handshake within ${options.connectTimeoutMs} ms.`, true));
       } else {
@@ -140,7 +140,7 @@ export function runCommand(client: Client, name: string, command: string, option
  * Logs in with the first credential that works; host key, network and protocol failures end the
  * attempt at once. `method` names the connector in the errors (every connector that works over SSH logs in here).
  */
-export async function login(method: InventoryMethod, address: string, credentials: RevealedCredential[], options: SshOptions, keys: Pins): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
+export async function login(method: ScanMethod, address: string, credentials: RevealedCredential[], options: SshOptions, keys: Pins): Promise<{ client: Client; credential: RevealedCredential } | RunError[]> {
   const refused: string[] = [];
   for (const credential of credentials) {
     try {
@@ -226,7 +226,7 @@ export interface SshCommandResult {
 }
 
 /** Logs in and runs one command: the connectors that read one program over SSH (libvirt, containers) go through here. */
-export async function runOverSsh(method: InventoryMethod, address: string, credentials: RevealedCredential[], name: string, command: string, options: SshOptions, keys: Pins): Promise<SshCommandResult> {
+export async function runOverSsh(method: ScanMethod, address: string, credentials: RevealedCredential[], name: string, command: string, options: SshOptions, keys: Pins): Promise<SshCommandResult> {
   const session = await login(method, address, credentials, options, keys);
   if (Array.isArray(session)) return { errors: session };
   try {

@@ -1,14 +1,9 @@
-// The stable codes of discovery's error records (discovery_run_errors.code). They are what people,
-// alerts and the diagnosis rules key on, so a code keeps its meaning once released. The codes every
-// method shares are here; a connector's own codes are declared in its folder and listed below.
-import { CONTAINER_ERRORS } from './connectors/containers/container-errors.js';
-import { LIBVIRT_ERRORS } from './connectors/libvirt/libvirt-errors.js';
-import { VCENTER_ERRORS } from './connectors/vcenter/vcenter-errors.js';
+// The scan error codes that every method shares (discovery_run_errors.code). They are what people,
+// alerts and the diagnosis rules key on, so a code keeps its meaning once released. A connector's
+// own codes are declared in its folder; the registry (connectors/registry.ts) gathers them all.
 import type { ScanErrorDefinition } from './scan-error.js';
-import { SNMP_ERRORS } from './snmp/snmp-errors.js';
-import { SSH_ERRORS } from './ssh/ssh-errors.js';
 
-const SHARED_ERRORS = {
+export const SHARED_ERRORS = {
   DNS_FAILURE: {
     description: 'A target name does not resolve to an address.',
     explanation: {
@@ -146,17 +141,14 @@ const SHARED_ERRORS = {
   },
 } as const satisfies Record<string, ScanErrorDefinition>;
 
-/** Every code with its meaning and the diagnosis rule that explains a failed run it leads. */
-export const SCAN_ERRORS = { ...SHARED_ERRORS, ...SSH_ERRORS, ...SNMP_ERRORS, ...VCENTER_ERRORS, ...LIBVIRT_ERRORS, ...CONTAINER_ERRORS } as const;
-
-export type ScanErrorCode = keyof typeof SCAN_ERRORS;
+export type SharedErrorCode = keyof typeof SHARED_ERRORS;
 
 /** The code of a socket error (its errno name) that says the address could not be reached, if it is one. */
-export function networkErrorCode(errno: string | undefined): ScanErrorCode | undefined {
+export function networkErrorCode(errno: string | undefined): SharedErrorCode | undefined {
   return errno === undefined ? undefined : NETWORK_CODES[errno];
 }
 
-const NETWORK_CODES: Record<string, ScanErrorCode> = {
+const NETWORK_CODES: Record<string, SharedErrorCode> = {
   ECONNREFUSED: 'CONNECTION_REFUSED',
   ETIMEDOUT: 'CONNECTION_TIMEOUT',
   EHOSTUNREACH: 'HOST_UNREACHABLE',

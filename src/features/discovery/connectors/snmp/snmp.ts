@@ -1,6 +1,8 @@
-// SNMP on the registry: v2c and v3 agents (snmp/snmp-connector.ts).
-import { collectSnmp, type SnmpCredential } from '../snmp/snmp-connector.js';
-import type { InventoryConnector } from './connector.js';
+// SNMP on the registry: v2c and v3 agents (snmp-connector.ts), their credential kinds and error codes.
+import { collectSnmp } from './snmp-connector.js';
+import { SNMP_ERRORS } from './snmp-errors.js';
+import type { SnmpCredential } from './snmp-session.js';
+import type { InventoryConnector } from '../connector.js';
 
 export const snmpConnector = {
   method: 'SNMP',
@@ -10,6 +12,7 @@ export const snmpConnector = {
   description: "A device's system group, interfaces, addresses, LLDP neighbours, bridge forwarding table and entity serial over SNMP v2c or v3.",
   credentialKinds: ['SNMP_V3', 'SNMP_V2C'],
   defaultPort: 161,
+  errors: SNMP_ERRORS,
   // UDP: the sweep cannot tell whether an agent listens.
   triedWhere: 'always',
   silentCodes: ['SNMP_NO_ANSWER', 'CONNECTION_REFUSED'],
@@ -21,4 +24,4 @@ export const snmpConnector = {
       maxRows: config.discoverySnmpMaxRows,
       budgetMs: Math.max(0, deadline - Date.now()),
     }),
-} as const satisfies InventoryConnector;
+} as const satisfies InventoryConnector<typeof SNMP_ERRORS>;

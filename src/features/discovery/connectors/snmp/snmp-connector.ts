@@ -1,21 +1,13 @@
 // SNMP (v2c, v3): the system group with each credential in turn (the first that answers wins),
 // then bounded walks of the tables the mapping reads. A table cut by the row cap, the host's time
 // budget or an error is recorded and leaves its scope out of `complete`; the rest is kept.
-import type { ConnectorResult, ObservedScope } from '../host-observation.js';
-import type { RunError } from '../run-record.js';
-import type { ScanErrorCode } from '../scan-error-codes.js';
+import type { ConnectorResult, ObservedScope } from '../../host-observation.js';
+import type { RunError } from '../../run-record.js';
+import type { SnmpErrorCode } from './snmp-errors.js';
 import { toObservation, type SnmpValue } from './snmp-mapping.js';
 import { COLUMNS, SNMP_SCOPES, SYSTEM, TABLES } from './snmp-mibs.js';
-import { failureOf, getScalars, openSession, walkColumns, type Failure } from './snmp-session.js';
+import { failureOf, getScalars, openSession, walkColumns, type Failure, type SnmpCredential } from './snmp-session.js';
 import type snmp from 'net-snmp';
-
-/** A credential as the vault hands it over: decrypted. Its secrets never reach a message. */
-export interface SnmpCredential {
-  id: string;
-  kind: 'SNMP_V2C' | 'SNMP_V3';
-  settings: Record<string, unknown>;
-  secrets: Record<string, string>;
-}
 
 export interface SnmpOptions {
   /** Per request, and the number of resends after a time-out. */
@@ -29,11 +21,11 @@ export interface SnmpOptions {
 
 // When no credential gets in, the code that says the most: a refusal, then a bad name, then an
 // agent error; silence only when nothing else was heard.
-const FAILURE_PRECEDENCE: ScanErrorCode[] = ['SNMP_AUTH_FAILED', 'DNS_FAILURE', 'SNMP_ERROR', 'SNMP_NO_ANSWER'];
+const FAILURE_PRECEDENCE: SnmpErrorCode[] = ['SNMP_AUTH_FAILED', 'DNS_FAILURE', 'SNMP_ERROR', 'SNMP_NO_ANSWER'];
 
 export async function collectSnmp(address: string, port: number, credentials: SnmpCredential[], options: SnmpOptions): Promise<ConnectorResult> {
   const deadline = Date.now() + options.budgetMs;
-  const record = (stage: string, code: ScanErrorCode, message: string): RunError => ({ address, method: 'SNMP', stage, code, message });
+  const record = (stage: string, code: SnmpErrorCode, message: string): RunError => ({ address, method: 'SNMP', stage, code, message });
   if (credentials.length === 0) {
     return { errors: [record('authenticate', 'NO_CREDENTIALS', 'No SNMP v2c or v3 credential is listed on the target or matches the address.')] };
   }

@@ -1,6 +1,6 @@
 // What the SNMP connector reads, by numeric OID: no MIB files are loaded (none are installable
 // here, and a device's answer must not depend on them). The mapping reads the same constants.
-import type { ObservedScope } from '../host-observation.js';
+import type { ObservedScope } from '../../host-observation.js';
 
 // sysUpTime is left out on purpose: it changes on every scan, and a rescan must change nothing.
 export const SYSTEM = {

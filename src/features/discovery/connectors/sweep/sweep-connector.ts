@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
-import type { RunError } from './run-record.js';
+import type { RunError } from '../../run-record.js';
 
 export interface SweepOptions {
   ports: number[];

@@ -1,6 +1,7 @@
 // The scan error codes of SNMP discovery: each one's meaning and the diagnosis rule that explains
 // a failed run it leads (scan-error.ts). Codes keep their meaning once released.
-import type { ScanErrorDefinition } from '../scan-error.js';
+import type { ScanErrorDefinition } from '../../scan-error.js';
+import type { SharedErrorCode } from '../../shared-scan-errors.js';
 
 export const SNMP_ERRORS = {
   SNMP_NO_ANSWER: {
@@ -62,3 +63,6 @@ export const SNMP_ERRORS = {
     },
   },
 } as const satisfies Record<string, ScanErrorDefinition>;
+
+/** The codes its connector raises: its own and the shared ones. */
+export type SnmpErrorCode = SharedErrorCode | keyof typeof SNMP_ERRORS;

@@ -1,8 +1,8 @@
 // SNMP answers → a host observation, as pure functions over the varbinds read (OID → value). Every
 // device string goes through cleanText: it is untrusted data.
 import net from 'node:net';
-import { emptyObservation, type HostObservation, type ObservedFdbEntry, type ObservedInterface, type ObservedNeighbor, type ObservedScope, type ObservedType } from '../host-observation.js';
-import { cleanText } from '../untrusted-text.js';
+import { emptyObservation, type HostObservation, type ObservedFdbEntry, type ObservedInterface, type ObservedNeighbor, type ObservedScope, type ObservedType } from '../../host-observation.js';
+import { cleanText } from '../../untrusted-text.js';
 import { COLUMNS, SYSTEM, type Column } from './snmp-mibs.js';
 
 /** An OctetString arrives as bytes (or, from a fixture, as text); the other types as numbers or OID strings. */
