@@ -4,7 +4,7 @@ import { Router } from 'express';
 import { queryOf } from '../../platform/http/api-query.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
-import type { ProvenanceService } from '../import/provenance-service.js';
+import type { ProvenanceService } from '../inventory/provenance-service.js';
 import type { RelationshipReads, RelationshipRow } from '../relationships/relationship-row.js';
 import { RELATIONSHIP_PAGE } from '../relationships/relationship-router.js';
 import type { AssetSortField } from './asset-summary.js';

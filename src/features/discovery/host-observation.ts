@@ -3,10 +3,11 @@
 // untrusted-text.ts); the runner merges the observations of one address and loads them through
 // the import path. `complete` names the scopes observed in full: only those may retire data.
 // A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
-import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
+import type { AssetType } from '../inventory/asset-taxonomy.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
 import type { DiscoveryMethod, InventoryMethod } from './connectors/registry.js';
-import type { FdbEntryInput, NeighborEntry } from '../ingestion/sub-record-loader.js';
-import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
+import type { FdbEntryInput, NeighborEntry } from '../inventory/sub-record-loader.js';
+import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../inventory/sub-record-rows.js';
 import type { RunError } from './run-record.js';
 
 export type ScanMethod = DiscoveryMethod;

@@ -5,7 +5,7 @@
 // reported.
 import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
-import type { MatchRule } from '../ingestion/asset-identity.js';
+import type { MatchRule } from '../inventory/asset-identity.js';
 import type { ScanOutcome } from './scan-graph-repository.js';
 
 export type PinKind = 'SSH_HOST_KEY' | 'TLS_CERTIFICATE';

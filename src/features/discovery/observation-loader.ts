@@ -4,12 +4,12 @@
 // COMMUNICATES_WITH edges between known hosts, the retirement of what complete observations no
 // longer show, and each targeted asset's scan outcome.
 import os from 'node:os';
-import { categoryOf } from '../assets/asset-taxonomy.js';
-import { CUSTOM_PREFIX, factValues, type FactSet } from '../import/asset-facts.js';
+import { categoryOf } from '../inventory/asset-taxonomy.js';
+import { CUSTOM_PREFIX, factValues, type FactSet } from '../inventory/asset-facts.js';
 import type { BundleAsset, BundleRelationship, ImportBundle, ImportService } from '../import/import-service.js';
-import type { IdentityLookup, MatchRule } from '../ingestion/asset-identity.js';
-import type { RelationshipMerge, RelationshipWrite } from '../ingestion/graph-writes.js';
-import type { SubRecordRetirement } from '../subrecords/sub-record-rows.js';
+import type { IdentityLookup, MatchRule } from '../inventory/asset-identity.js';
+import type { RelationshipMerge, RelationshipWrite } from '../inventory/graph-writes.js';
+import type { SubRecordRetirement } from '../inventory/sub-record-rows.js';
 import { inventoryConnector } from './connectors/registry.js';
 import type { EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
 import type { HostStateStore, RunHost } from './host-state-store.js';

@@ -1,5 +1,5 @@
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { RelationshipType } from '../assets/asset-taxonomy.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
 
 export type ScanOutcome = 'SUCCESS' | 'FAILED' | 'PARTIAL';
 

@@ -10,9 +10,9 @@ import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
 import { mayHaveRowsSql } from '../../platform/postgres/row-counts.js';
 import { neutralisedSql } from './csv-neutralisation.js';
-import { columnOf, type SubRecordColumn, type SubRecordKind } from '../subrecords/sub-record-kind.js';
+import { columnOf, type SubRecordColumn, type SubRecordKind } from '../inventory/sub-record-kind.js';
 import type { JsonColumn, JsonValueKind } from './export-streams.js';
-import { SUB_RECORD_KINDS, type SubRecordDataset } from '../subrecords/sub-record-kinds.js';
+import { SUB_RECORD_KINDS, type SubRecordDataset } from '../inventory/sub-record-kinds.js';
 
 export type SubRecordExport = SubRecordDataset | 'interface-connections';
 

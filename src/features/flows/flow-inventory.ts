@@ -4,11 +4,11 @@
 // assets that talked both ways in the last window add or refresh COMMUNICATES_WITH edges (source
 // `flow`) carrying the flow evidence; and edges whose flows have not been seen for
 // service.flows.communication-retire-hours lose that claim (retired when it was their last).
-import type { Category } from '../assets/asset-taxonomy.js';
-import { factValues } from '../import/asset-facts.js';
-import type { IdentityLookup } from '../ingestion/asset-identity.js';
+import type { Category } from '../inventory/asset-categories.js';
+import { factValues } from '../inventory/asset-facts.js';
+import type { IdentityLookup } from '../inventory/asset-identity.js';
 import type { BundleAsset, ImportService } from '../import/import-service.js';
-import type { RelationshipMerge, RelationshipWrite } from '../ingestion/graph-writes.js';
+import type { RelationshipMerge, RelationshipWrite } from '../inventory/graph-writes.js';
 import { assetsAtAddresses } from './address-assets.js';
 import type { FlowAnalyticsStore } from './flow-analytics-store.js';
 import type { CommunicationEvidence, FlowGraphRepository } from './flow-graph-repository.js';

@@ -6,15 +6,17 @@ import net from 'node:net';
 import { BadRequestError, type FieldError } from '../../platform/errors.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import { CATEGORIES, categoryOf, GRAPH_TYPES, parentRule, RELATIONSHIP_TYPES, type AssetType, type Category, type RelationshipType } from '../assets/asset-taxonomy.js';
-import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier, type MatchRule } from '../ingestion/asset-identity.js';
-import { FACT_FIELDS, factValues, importSource, resolve, resolvedType, type FactSet, type ResolvedAsset } from './asset-facts.js';
-import type { AssetNameStore } from './asset-name-store.js';
-import type { FactStore, FactWrite } from './fact-store.js';
-import type { IdentifierRow, IdentityStore } from '../ingestion/identity-store.js';
-import type { SubRecordBundle, SubRecordCounts, SubRecordLoader } from '../ingestion/sub-record-loader.js';
-import type { LoadGraphRepository } from '../ingestion/load-graph-repository.js';
-import type { AssetWrite } from '../ingestion/graph-writes.js';
+import { categoryOf, GRAPH_TYPES, parentRule, type AssetType } from '../inventory/asset-taxonomy.js';
+import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
+import { RELATIONSHIP_TYPES, type RelationshipType } from '../inventory/relationship-types.js';
+import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier, type MatchRule } from '../inventory/asset-identity.js';
+import { FACT_FIELDS, factValues, importSource, resolve, resolvedType, type FactSet, type ResolvedAsset } from '../inventory/asset-facts.js';
+import type { AssetNameStore } from '../inventory/asset-name-store.js';
+import type { FactStore, FactWrite } from '../inventory/fact-store.js';
+import type { IdentifierRow, IdentityStore } from '../inventory/identity-store.js';
+import type { SubRecordBundle, SubRecordCounts, SubRecordLoader } from '../inventory/sub-record-loader.js';
+import type { LoadGraphRepository } from '../inventory/load-graph-repository.js';
+import type { AssetWrite } from '../inventory/graph-writes.js';
 
 export interface BundleAsset {
   key: string;

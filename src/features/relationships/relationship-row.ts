@@ -2,7 +2,8 @@
 // relationships, apart from the repository that answers them.
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
-import { categoryOf, type AssetType, type RelationshipType } from '../assets/asset-taxonomy.js';
+import { categoryOf, type AssetType } from '../inventory/asset-taxonomy.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
 
 export interface RelationshipFilter {
   types?: string[];

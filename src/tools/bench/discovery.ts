@@ -12,8 +12,8 @@ import type { AddressResult } from '../../features/discovery/observation-loader.
 import type { RunSummary } from '../../features/discovery/run-record.js';
 import { echoWaitMs } from '../../features/discovery/sweep-connector.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
-import { LoadGraphRepository } from '../../features/ingestion/load-graph-repository.js';
-import { SubRecordStore } from '../../features/subrecords/sub-record-store.js';
+import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
+import { SubRecordStore } from '../../features/inventory/sub-record-store.js';
 import type { AppConfig } from '../../platform/config.js';
 import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, SUBNET, type TestNetwork } from '../lab/lab-network.js';
 import { BENCH_ACTOR, elapsedMs, machine, median, withDataDir, withService, writeSection, type ApiClient } from './support.js';

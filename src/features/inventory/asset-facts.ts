@@ -4,7 +4,7 @@
 // asset shows for a field is then chosen among the sources by a documented precedence
 // (docs/discovery.md), and the losing values stay as evidence (GET /assets/{id}/provenance).
 // Facts go only when no source has reported them for service.aging.inactive-after-days.
-import type { AssetType } from '../assets/asset-taxonomy.js';
+import type { AssetType } from './asset-taxonomy.js';
 import { CONNECTOR_FACT_RANKS } from '../discovery/connectors/registry.js';
 
 /** The fields kept as facts; custom attributes are facts of their own, `custom.<key>`. */

@@ -1,7 +1,7 @@
 // The graph load steps shared by import and discovery: MERGE assets and relationships by their
 // natural keys, in UNWIND batches, each batch one managed transaction.
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import { RELATIONSHIP_TYPES } from '../assets/asset-taxonomy.js';
+import { RELATIONSHIP_TYPES } from './relationship-types.js';
 import type { AssetWrite, RelationshipMerge, RelationshipWrite } from './graph-writes.js';
 
 // The branches of merge-relationships, one per type (the types are the taxonomy's, never request text).
