@@ -48,6 +48,9 @@ export function toRelationshipRow(raw: RawRelationshipRow): RelationshipRow {
   };
 }
 
+/** Page size of relationship lists (the list's and an asset's): default 200, values above 1000 capped (docs/interface.md §4.5). */
+export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
+
 /** The number of rows over all types, from the counts by type. */
 export const countsTotal = (counts: Map<string, number>): number => [...counts.values()].reduce((a, b) => a + b, 0);
 
