@@ -133,6 +133,11 @@ export class InventoryWriter {
     }
   }
 
+  /**
+   * Writes what a source observed: the bundle's assets, relationships and sub-records, then its
+   * links and the known assets it saw again, then the retirement of what the scopes it read
+   * completely (`reads`) no longer show. A bundle with a problem is refused whole (400).
+   */
   async apply(source: InventorySource, bundle: InventoryBundle, reads: CompleteReads = {}): Promise<WriteResult> {
     refuseInvalid(bundleErrors(bundle));
     const observedAt = bundle.observedAt ?? new Date().toISOString();
