@@ -11,11 +11,15 @@ import { AssetGraphRepository } from './features/assets/asset-graph-repository.j
 import { AssetReadModel } from './features/assets/asset-read-model.js';
 import { SynthesizedAssetStore } from './features/assets/synthesized-asset-store.js';
 import { AssetService } from './features/assets/asset-service.js';
-import { AssetNameStore } from './features/import/asset-name-store.js';
-import { FactStore } from './features/import/fact-store.js';
-import { ProvenanceService } from './features/import/provenance-service.js';
-import { IdentityStore } from './features/ingestion/identity-store.js';
+import { AssetNameStore } from './features/inventory/asset-name-store.js';
+import { FactPrecedence } from './features/inventory/asset-facts.js';
+import { FactStore } from './features/inventory/fact-store.js';
+import { InventoryWriter } from './features/inventory/inventory-writer.js';
+import { ScopeMemberStore } from './features/inventory/scope-member-store.js';
+import { ProvenanceService } from './features/inventory/provenance-service.js';
+import { IdentityStore } from './features/inventory/identity-store.js';
 import { CredentialOffer } from './features/discovery/credential-offer.js';
+import { CONNECTOR_FACT_RANKS } from './features/discovery/connectors/registry.js';
 import { DiscoveryRunner } from './features/discovery/discovery-runner.js';
 import { HostStateStore } from './features/discovery/host-state-store.js';
 import { PinService } from './features/discovery/pin-service.js';
@@ -29,16 +33,16 @@ import { TargetStore } from './features/discovery/target-store.js';
 import { ExportService } from './features/exports/export-service.js';
 import { SubRecordExportStore } from './features/exports/sub-record-export-store.js';
 import { ImportService } from './features/import/import-service.js';
-import { LoadGraphRepository } from './features/ingestion/load-graph-repository.js';
+import { LoadGraphRepository } from './features/inventory/load-graph-repository.js';
 import { RelationshipGraphRepository } from './features/relationships/relationship-graph-repository.js';
-import { SubRecordLoader } from './features/ingestion/sub-record-loader.js';
-import { SubRecordStore } from './features/subrecords/sub-record-store.js';
+import { SubRecordLoader } from './features/inventory/sub-record-loader.js';
+import { SubRecordStore } from './features/inventory/sub-record-store.js';
 import { ChangeFeedService } from './features/changes/change-feed-service.js';
 import { ChangeGraphRepository } from './features/changes/change-graph-repository.js';
 import { AgingSweep } from './features/maintenance/aging-sweep.js';
 import { MaintenanceJobs } from './features/maintenance/maintenance-jobs.js';
 import { RetentionSweep } from './features/maintenance/retention-sweep.js';
-import { UnwrittenAssetSweep } from './features/import/unwritten-asset-sweep.js';
+import { UnwrittenAssetSweep } from './features/inventory/unwritten-asset-sweep.js';
 import { SchemaService } from './features/schema/schema-service.js';
 import { InterfaceLinkStore } from './features/topology/interface-link-store.js';
 import { TopologyGraphRepository } from './features/topology/topology-graph-repository.js';
@@ -116,6 +120,8 @@ export interface Container extends AccessServices {
   relationships: RelationshipGraphRepository;
   topology: TopologyService;
   schema: SchemaService;
+  /** The one writer of assets, relationships and sub-records (import, discovery, flows). */
+  inventory: InventoryWriter;
   importer: ImportService;
   /** Rows of assets an import never wrote to the graph (its crash between the two stores). */
   unwrittenAssets: UnwrittenAssetSweep;
@@ -208,10 +214,15 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const relationships = new RelationshipGraphRepository(graph, (outcome) => readAheads.inc({ list: 'relationships', outcome }));
   const identities = new IdentityStore(db);
   const assetNames = new AssetNameStore(db);
-  const loadGraph = new LoadGraphRepository(graph);
   const subRecordStore = new SubRecordStore(db);
   const facts = new FactStore(db);
-  const importer = new ImportService(db, identities, facts, assetNames, loadGraph, new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), access.audit, {
+  // The ranks of discovery's methods, as its connectors declare them: data for the facts' precedence.
+  const precedence = new FactPrecedence(CONNECTOR_FACT_RANKS);
+  const inventory = new InventoryWriter(
+    db, identities, facts, precedence, assetNames, new LoadGraphRepository(graph),
+    new SubRecordLoader(subRecordStore, identities, config.fdbMaxMacsPerAccessPort), subRecordStore, new ScopeMemberStore(db), access.audit,
+  );
+  const importer = new ImportService(inventory, {
     maxAgeDays: Math.min(config.agingInactiveAfterDays, config.retentionSubAssetDays),
     clockSkewSeconds: config.importClockSkewSeconds,
   });
@@ -219,7 +230,7 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
   const targetStore = new TargetStore(db);
   const runs = new RunStore(db, rowCounts);
   const unwrittenAssets = new UnwrittenAssetSweep(identities, graph);
-  const observationLoader = new ObservationLoader(importer, identities, loadGraph, new ScanGraphRepository(graph), subRecordStore, hostState);
+  const observationLoader = new ObservationLoader(inventory, identities, new ScanGraphRepository(graph), hostState);
   const diagnosis = new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetStore, new CredentialStore(db), access.audit, logger);
   const alerts = new AlertService({
     webhookUrl: config.alertWebhookUrl,
@@ -283,9 +294,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     relationships,
     topology: new TopologyService(new TopologyGraphRepository(graph), assetGraph, assetReadModel, new InterfaceLinkStore(db)),
     schema: new SchemaService(assetGraph),
+    inventory,
     importer,
     unwrittenAssets,
-    provenance: new ProvenanceService(facts),
+    provenance: new ProvenanceService(facts, precedence),
     changes: new ChangeFeedService(changeGraph, assetReadModel),
     graphQueries: new GraphQueryService(
       new AdHocQueryGraphRepository(analystDriver, graph, logger.child({ module: 'graph-query' })),
@@ -330,10 +342,10 @@ export function createContainer(config: AppConfig, logger: Logger, stores: Store
     flowRetention,
     flowCollector,
     flowAnalytics: new FlowAnalyticsService(flowAnalyticsStore, identities, assetGraph, flowGraph),
-    flowInventory: new FlowInventory(flowAnalyticsStore, importer, identities, loadGraph, flowGraph, config.flowsCommunicationRetireHours * 3_600_000),
+    flowInventory: new FlowInventory(flowAnalyticsStore, inventory, identities, flowGraph, config.flowsCommunicationRetireHours * 3_600_000),
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, rowCounts, assetNames, changeGraph, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),
-      new AgingSweep(graph, importer, config.agingStaleAfterDays, config.agingInactiveAfterDays),
+      new AgingSweep(graph, inventory, config.agingStaleAfterDays, config.agingInactiveAfterDays),
       rowCounts,
       logger,
     ),

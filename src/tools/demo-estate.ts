@@ -5,8 +5,9 @@
 // packages, processes and an interface; printers and unidentified endpoints; one cloud account
 // with regions, databases, buckets, load balancers and stacks. Each bundle is self-contained
 // (shared parents such as a vCenter are repeated and reconciled by their identifiers).
-import type { BundleAsset, BundleRelationship, ImportBundle } from '../features/import/import-service.js';
-import type { SubRecordBundle } from '../features/ingestion/sub-record-loader.js';
+import type { ImportBundle } from '../features/import/import-service.js';
+import type { BundleAsset, BundleRelationship } from '../features/inventory/inventory-bundle.js';
+import type { SubRecordBundle } from '../features/inventory/sub-record-loader.js';
 
 const SITES = ['paris', 'berlin', 'new-york', 'singapore'];
 const SOFTWARE = [

@@ -1,4 +1,4 @@
-import { GRAPH_TYPES } from '../../src/features/assets/asset-taxonomy.js';
+import { GRAPH_TYPES } from '../../src/features/inventory/asset-taxonomy.js';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';

@@ -1,4 +1,4 @@
-import { RELATIONSHIP_TYPES } from '../../src/features/assets/asset-taxonomy.js';
+import { RELATIONSHIP_TYPES } from '../../src/features/inventory/relationship-types.js';
 import { ApiClient } from '../support/api-client.js';
 import { ESTATE } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';

@@ -1,7 +1,7 @@
 // Incremental sync: a consumer that follows GET /changes and one that polls ?updatedAfter= both end
 // with exactly the service's state after creates, updates, decommissions, aging and retirements.
 import { emptyObservation, OBSERVED_SCOPES } from '../../src/features/discovery/host-observation.js';
-import type { AddressResult } from '../../src/features/discovery/observation-loader.js';
+import type { AddressResult } from '../../src/features/discovery/observation-bundle.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';

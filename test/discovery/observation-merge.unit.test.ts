@@ -1,6 +1,6 @@
 // One host from what SSH and SNMP observed of one address (mergeObservations, pure).
 import { emptyObservation, type HostObservation, type ObservedInterface } from '../../src/features/discovery/host-observation.js';
-import { mergeObservations } from '../../src/features/discovery/observation-loader.js';
+import { mergeObservations } from '../../src/features/discovery/observation-bundle.js';
 
 const iface = (name: string, fields: Partial<ObservedInterface> = {}): ObservedInterface =>
   ({ name, ifIndex: null, macAddress: null, ipAddresses: [], speedMbps: null, operStatus: 'up', mtu: 1500, ...fields });

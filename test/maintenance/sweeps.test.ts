@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeGraphRepository } from '../../src/features/changes/change-graph-repository.js';
-import { AssetNameStore } from '../../src/features/import/asset-name-store.js';
+import { AssetNameStore } from '../../src/features/inventory/asset-name-store.js';
 import { RetentionSweep } from '../../src/features/maintenance/retention-sweep.js';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';

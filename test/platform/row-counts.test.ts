@@ -3,7 +3,7 @@
 // run side by side, and after a compaction or a recount.
 import { createDatabase, type Database } from '../../src/platform/postgres/postgres-client.js';
 import { ALL_ROWS, mayHaveRowsSql, RowCounts } from '../../src/platform/postgres/row-counts.js';
-import { SubRecordStore } from '../../src/features/subrecords/sub-record-store.js';
+import { SubRecordStore } from '../../src/features/inventory/sub-record-store.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-stores.js';
 
 const HOSTS = ['0f0a1b2c-0000-4000-8000-000000000001', '0f0a1b2c-0000-4000-8000-000000000002', '0f0a1b2c-0000-4000-8000-000000000003'];

@@ -2,7 +2,7 @@
 // and what the API serves from them: a model that names a column its table lacks, a natural key
 // without the unique index its upsert needs, or a table whose rows are not counted by asset (the
 // totals of its listing), fails here rather than at the first write.
-import { SUB_RECORD_KINDS } from '../../src/features/subrecords/sub-record-kinds.js';
+import { SUB_RECORD_KINDS } from '../../src/features/inventory/sub-record-kinds.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';

@@ -1,4 +1,4 @@
-import { fdbLinks } from '../../src/features/subrecords/interface-connections.js';
+import { fdbLinks } from '../../src/features/inventory/interface-connections.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';

@@ -3,7 +3,8 @@ import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { BadRequestError } from '../../platform/errors.js';
 import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { UnchangedCache, type Versioned } from '../../platform/unchanged-cache.js';
-import { ASSET_TYPES, CATEGORIES, parentRule, type AssetType, type Category } from './asset-taxonomy.js';
+import { ASSET_TYPES, parentRule, type AssetType } from '../inventory/asset-taxonomy.js';
+import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import { toAssetNode, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef } from './asset-summary.js';
 
 // Filtered totals kept for reuse while the graph is unchanged.

@@ -8,7 +8,8 @@ import { pageWindow, readAcrossParts, windowed, type ListPart, type PageRequest,
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
 import type { AssetFilter, AssetNode, AssetSort } from './asset-summary.js';
-import { CATEGORIES, categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from './asset-taxonomy.js';
+import { categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from '../inventory/asset-taxonomy.js';
+import { CATEGORIES } from '../inventory/asset-categories.js';
 import type { KeyedRow, SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 
 export interface ParentReference {

@@ -1,6 +1,6 @@
 // An asset as other features see it (a summary, a node, a filter of the list) and the reads they
 // make of assets, apart from the repository that answers them.
-import type { AssetType } from './asset-taxonomy.js';
+import type { AssetType } from '../inventory/asset-taxonomy.js';
 
 export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
 

@@ -8,8 +8,8 @@ import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { keysetRows, keyTimeSql, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { UnchangedCache } from '../../platform/unchanged-cache.js';
-import type { ColumnType } from '../subrecords/sub-record-kind.js';
-import { SUB_RECORD_KINDS, type SynthesizedType } from '../subrecords/sub-record-kinds.js';
+import type { ColumnType } from '../inventory/sub-record-kind.js';
+import { SUB_RECORD_KINDS, type SynthesizedType } from '../inventory/sub-record-kinds.js';
 
 export type { SynthesizedType };
 

@@ -3,7 +3,7 @@
 // (cypher/changes/_next-seq.cypher), so that the graph itself is the feed.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { toAssetNode, type AssetNode } from '../assets/asset-summary.js';
-import { RELATIONSHIP_TYPES } from '../assets/asset-taxonomy.js';
+import { RELATIONSHIP_TYPES } from '../inventory/relationship-types.js';
 import { toRelationshipRow, type RelationshipRow } from '../relationships/relationship-row.js';
 import type { ChangeRetention } from './change-retention.js';
 

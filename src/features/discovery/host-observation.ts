@@ -4,9 +4,10 @@
 // the import path. `complete` names the scopes observed in full: only those may retire data.
 // A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
 // The connectors import this module and the registry imports them: nothing here imports the registry.
-import type { AssetType, RelationshipType } from '../assets/asset-taxonomy.js';
-import type { FdbEntryInput, NeighborEntry } from '../ingestion/sub-record-loader.js';
-import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
+import type { AssetType } from '../inventory/asset-taxonomy.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
+import type { FdbEntryInput, NeighborEntry } from '../inventory/sub-record-loader.js';
+import type { InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../inventory/sub-record-rows.js';
 import type { RunError } from './run-record.js';
 
 /** A method's name as the registry (connectors/registry.ts) declares it: a string here, so that no cycle runs through the registry. */

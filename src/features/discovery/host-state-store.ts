@@ -1,11 +1,10 @@
 // What discovery remembers per address between runs: the pinned SSH host key and TLS certificate
 // (one mechanism for both: pinned at first contact, another one refused and kept as presented
 // until an administrator accepts it), and the credential that last worked per method (offered
-// first next time); the hosts each run reached; and the assets each connector scope (a vCenter)
-// reported.
+// first next time); and the hosts each run reached.
 import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
-import type { MatchRule } from '../ingestion/asset-identity.js';
+import type { MatchRule } from '../inventory/asset-identity.js';
 import type { ScanOutcome } from './scan-graph-repository.js';
 
 export type PinKind = 'SSH_HOST_KEY' | 'TLS_CERTIFICATE';
@@ -100,26 +99,6 @@ export class HostStateStore implements Pins {
         presented_at: null,
       });
     return changed ? this.pin(kind, address, port, trx) : undefined;
-  }
-
-  /** The assets a scope reported in a run, stamped with its observation time. */
-  async recordScopeMembers(scope: string, assetIds: string[], observedAt: string): Promise<void> {
-    for (let i = 0; i < assetIds.length; i += 1000) {
-      await this.db('discovery_scope_members')
-        .insert(assetIds.slice(i, i + 1000).map((id) => ({ scope, asset_id: id, last_seen_at: observedAt })))
-        .onConflict(['scope', 'asset_id'])
-        .merge(['last_seen_at']);
-    }
-  }
-
-  /** The assets of a scope that the read at observedAt did not report. */
-  unseenScopeMembers(scope: string, observedAt: string): Promise<string[]> {
-    return this.db('discovery_scope_members').where({ scope }).where('last_seen_at', '<', observedAt).pluck('asset_id');
-  }
-
-  /** Takes retired assets off a scope. */
-  async forgetScopeMembers(scope: string, assetIds: string[]): Promise<void> {
-    if (assetIds.length) await this.db('discovery_scope_members').where({ scope }).whereIn('asset_id', assetIds).delete();
   }
 
   async rememberedCredential(address: string, method: string): Promise<string | undefined> {

@@ -12,7 +12,7 @@ import { StoreUnavailableError } from '../../platform/errors.js';
 import { CopyTextJsonArray, CsvRecordEnds } from './export-streams.js';
 import { csvRecord, type ExportFormat, type ExportRow, type ExportWriter } from './export-writer.js';
 import { SubRecordExportStore, type SubRecordExport, type SubRecordExportFilter } from './sub-record-export-store.js';
-import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
+import { SUB_RECORD_KINDS } from '../inventory/sub-record-kinds.js';
 
 export const ASSET_EXPORT_COLUMNS = [
   'id', 'displayName', 'assetType', 'assetCategory', 'assetSubtype', 'virtual', 'status', 'vendor', 'model', 'hostname', 'fqdn',

@@ -3,16 +3,16 @@
 // CSV as PostgreSQL writes it, JSON from its text-format rows (export-streams.ts). Per-asset rows
 // are read through a LATERAL join on the copy of asset names: the plan walks the names index (the
 // names of assets that have rows, by the table's row counts) and each asset's rows through its
-// own index, so the first rows leave at once and nothing is sorted whole. The export of each sub-record kind is derived from its model (subrecords/), once, when
+// own index, so the first rows leave at once and nothing is sorted whole. The export of each sub-record kind is derived from its model (inventory/), once, when
 // this module loads.
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
 import { mayHaveRowsSql } from '../../platform/postgres/row-counts.js';
 import { neutralisedSql } from './csv-neutralisation.js';
-import { columnOf, type SubRecordColumn, type SubRecordKind } from '../subrecords/sub-record-kind.js';
+import { columnOf, type SubRecordColumn, type SubRecordKind } from '../inventory/sub-record-kind.js';
 import type { JsonColumn, JsonValueKind } from './export-streams.js';
-import { SUB_RECORD_KINDS, type SubRecordDataset } from '../subrecords/sub-record-kinds.js';
+import { SUB_RECORD_KINDS, type SubRecordDataset } from '../inventory/sub-record-kinds.js';
 
 export type SubRecordExport = SubRecordDataset | 'interface-connections';
 

@@ -1,7 +1,7 @@
 // A flow end meets the inventory: the asset that holds each address, by the identity index
 // (IP_ADDRESS, the value normalised as identity normalises it). Loopback and link-local addresses
 // identify no asset.
-import { normaliseIp, type IdentityLookup, type KnownIdentifier } from '../ingestion/asset-identity.js';
+import { normaliseIp, type IdentityLookup, type KnownIdentifier } from '../inventory/asset-identity.js';
 
 export async function assetsAtAddresses(identities: IdentityLookup, addresses: string[]): Promise<Map<string, KnownIdentifier>> {
   const normalised = new Map(addresses.flatMap((a) => {

@@ -7,7 +7,7 @@ import net from 'node:net';
 import { BadRequestError } from '../../platform/errors.js';
 import { UUID_PATTERN } from '../../platform/uuid.js';
 import type { AssetReads, AssetSummaryRef } from '../assets/asset-summary.js';
-import type { IdentityLookup } from '../ingestion/asset-identity.js';
+import type { IdentityLookup } from '../inventory/asset-identity.js';
 import { assetsAtAddresses } from './address-assets.js';
 import type { ConversationDirection, ConversationKey, ExporterRow, FlowAnalyticsStore, FlowFilter, FlowMetric, Ranking, TalkerDirection, Totals } from './flow-analytics-store.js';
 import type { FlowGraphRepository } from './flow-graph-repository.js';

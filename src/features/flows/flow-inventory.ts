@@ -1,14 +1,14 @@
 // What the flows tell the inventory, run by the flow-inventory job (periodic, bounded; never per
-// packet): each exporter becomes a FLOW_EXPORTER asset through the import path (identity, facts,
-// graph), linked by RUNS_ON to the host or network device at its address; the pairs of known
+// packet): each exporter becomes a FLOW_EXPORTER asset through the inventory writer (identity,
+// facts, graph), linked by RUNS_ON to the host or network device at its address; the pairs of known
 // assets that talked both ways in the last window add or refresh COMMUNICATES_WITH edges (source
 // `flow`) carrying the flow evidence; and edges whose flows have not been seen for
 // service.flows.communication-retire-hours lose that claim (retired when it was their last).
-import type { Category } from '../assets/asset-taxonomy.js';
-import { factValues } from '../import/asset-facts.js';
-import type { IdentityLookup } from '../ingestion/asset-identity.js';
-import type { BundleAsset, ImportService } from '../import/import-service.js';
-import type { RelationshipMerge, RelationshipWrite } from '../ingestion/graph-writes.js';
+import type { Category } from '../inventory/asset-categories.js';
+import { factValues } from '../inventory/asset-facts.js';
+import type { IdentityLookup } from '../inventory/asset-identity.js';
+import type { BundleAsset, BundleLink } from '../inventory/inventory-bundle.js';
+import type { InventoryWriter } from '../inventory/inventory-writer.js';
 import { assetsAtAddresses } from './address-assets.js';
 import type { FlowAnalyticsStore } from './flow-analytics-store.js';
 import type { CommunicationEvidence, FlowGraphRepository } from './flow-graph-repository.js';
@@ -33,9 +33,8 @@ export const exporterName = (address: string) => `Flow exporter ${address}`;
 export class FlowInventory {
   constructor(
     private readonly store: FlowAnalyticsStore,
-    private readonly importer: ImportService,
+    private readonly writer: InventoryWriter,
     private readonly identities: IdentityLookup,
-    private readonly load: RelationshipMerge,
     private readonly graph: FlowGraphRepository,
     /** How long a COMMUNICATES_WITH edge keeps its flow claim after its flows were last seen. */
     private readonly retireAfterMs: number,
@@ -61,15 +60,14 @@ export class FlowInventory {
       customAttributes: { exporterAddress: e.address, ...(e.protocol ? { protocol: PROTOCOL_NAMES[e.protocol] ?? e.protocol } : {}) },
     }));
     const factSets = new Map(assets.map((a) => [a.key, [{ source: FLOW_SOURCE, values: factValues(a) }]]));
-    const imported = await this.importer.import(FLOW_ACTOR, { source: FLOW_SOURCE, observedAt, assets }, { factSets });
-    const ids = new Map(imported.assets.map((a) => [a.key, a.id]));
     const devices = await assetsAtAddresses(this.identities, exporters.map((e) => e.address));
-    const links = exporters.flatMap((e) => {
+    const linked = new Map(exporters.flatMap((e) => {
       const device = devices.get(e.address);
-      return device && EXPORTING_CATEGORIES.has(device.category) ? [{ address: e.address, assetId: ids.get(e.address) as string, deviceAssetId: device.assetId }] : [];
-    });
-    await this.load.mergeRelationships(links.map((l) => ({ type: 'RUNS_ON', source: l.assetId, target: l.deviceAssetId })), FLOW_SOURCE, observedAt);
-    const linked = new Map(links.map((l) => [l.address, l.deviceAssetId]));
+      return device && EXPORTING_CATEGORIES.has(device.category) ? [[e.address, device.assetId] as const] : [];
+    }));
+    const links: BundleLink[] = [...linked].map(([address, deviceAssetId]) => ({ type: 'RUNS_ON', source: { key: address }, target: { id: deviceAssetId } }));
+    const written = await this.writer.apply({ name: FLOW_SOURCE, actor: FLOW_ACTOR, factSets }, { observedAt, assets, links });
+    const ids = new Map(written.assets.map((a) => [a.key, a.id]));
     await this.store.setExporterAssets(exporters.map((e) => ({ address: e.address, assetId: ids.get(e.address) as string, deviceAssetId: linked.get(e.address) ?? null })), new Date(now));
     return exporters.length;
   }
@@ -94,8 +92,8 @@ export class FlowInventory {
       else Object.assign(edge, { bytes: edge.bytes + p.bytes, packets: edge.packets + p.packets, flows: edge.flows + p.flows, firstSeenAt: first < edge.firstSeenAt ? first : edge.firstSeenAt, lastSeenAt: last > edge.lastSeenAt ? last : edge.lastSeenAt });
     }
     const rows = [...edges.values()];
-    const writes: RelationshipWrite[] = rows.map((r) => ({ type: 'COMMUNICATES_WITH', source: r.source, target: r.target }));
-    await this.load.mergeRelationships(writes, FLOW_SOURCE, new Date(now).toISOString());
+    const links: BundleLink[] = rows.map((r) => ({ type: 'COMMUNICATES_WITH', source: { id: r.source }, target: { id: r.target } }));
+    await this.writer.apply({ name: FLOW_SOURCE, actor: FLOW_ACTOR }, { observedAt: new Date(now).toISOString(), assets: [], links });
     await this.graph.setCommunicationEvidence(rows, { from: new Date(from).toISOString(), to: new Date(to).toISOString() });
     return rows.length;
   }

@@ -7,7 +7,7 @@
 // `limit`, and returns at most `limit` rows, best first, each with `assetIds` (the assets it names,
 // in a meaningful order) and `evidence` (an object of the fields documented for that feed in api.yaml).
 // SQL statements name their parameters as :name (knex named bindings).
-import { GRAPH_TYPES, parentRule } from '../assets/asset-taxonomy.js';
+import { GRAPH_TYPES, parentRule } from '../inventory/asset-taxonomy.js';
 import { endOfLifeCatalogue } from './end-of-life-catalogue.js';
 
 export type FeedStore = 'neo4j' | 'postgres';

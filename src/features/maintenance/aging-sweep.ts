@@ -3,7 +3,7 @@
 // become INACTIVE. DECOMMISSIONED assets are never touched; an observation brings an asset back.
 // Facts that no source has reported for service.aging.inactive-after-days go too.
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { ImportService } from '../import/import-service.js';
+import type { InventoryWriter } from '../inventory/inventory-writer.js';
 
 export interface AgingSummary {
   movedToStale: number;
@@ -16,7 +16,7 @@ const BATCH = 10_000;
 export class AgingSweep {
   constructor(
     private readonly graph: NeoGraph,
-    private readonly importer: ImportService,
+    private readonly writer: InventoryWriter,
     private readonly staleAfterDays: number,
     private readonly inactiveAfterDays: number,
   ) {
@@ -28,7 +28,7 @@ export class AgingSweep {
     // Inactive first, so that an asset is moved one step per sweep.
     const movedToInactive = await this.drain('assets/age-stale-assets', { cutoff: before(this.inactiveAfterDays), now: now.toISOString() });
     const movedToStale = await this.drain('assets/age-active-assets', { cutoff: before(this.staleAfterDays), now: now.toISOString() });
-    const assetsWithFactsDropped = await this.importer.dropAgedFacts(new Date(before(this.inactiveAfterDays)));
+    const assetsWithFactsDropped = await this.writer.dropAgedFacts(new Date(before(this.inactiveAfterDays)));
     return { movedToStale, movedToInactive, assetsWithFactsDropped };
   }
 

@@ -9,9 +9,9 @@ import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { RowCounts } from '../../platform/postgres/row-counts.js';
 import type { ChangeRetention } from '../changes/change-retention.js';
-import type { AssetName, AssetNameIndex } from '../import/asset-name.js';
-import type { UnwrittenAssetSweep } from '../import/unwritten-asset-sweep.js';
-import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
+import type { AssetName, AssetNameIndex } from '../inventory/asset-name.js';
+import type { UnwrittenAssetSweep } from '../inventory/unwritten-asset-sweep.js';
+import { SUB_RECORD_KINDS } from '../inventory/sub-record-kinds.js';
 
 /** Per kind with a retention, the rows it removed (packagesRemoved, servicesRemoved); then the others. */
 export interface RetentionSummary {

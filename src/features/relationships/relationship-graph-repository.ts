@@ -9,7 +9,7 @@ import { foreignCursor, type PageWindow } from '../../platform/http/pagination.j
 import { conjunction, int, toIso, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { ReadAhead, type ReadAheadOutcome, type ReadWithBookmarks } from '../../platform/neo4j/read-ahead.js';
 import { UnchangedCache } from '../../platform/unchanged-cache.js';
-import { RELATIONSHIP_TYPES, type RelationshipType } from '../assets/asset-taxonomy.js';
+import { RELATIONSHIP_TYPES, type RelationshipType } from '../inventory/relationship-types.js';
 import { relationshipKey, toRelationshipRow, type RawRelationshipRow, type RelationshipFilter, type RelationshipReads, type RelationshipRow } from './relationship-row.js';
 
 const PREDICATES = {

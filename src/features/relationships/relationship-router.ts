@@ -3,10 +3,7 @@
 import { Router } from 'express';
 import { queryOf } from '../../platform/http/api-query.js';
 import { pageEnvelope, pageRequest, pageWindow, windowed } from '../../platform/http/pagination.js';
-import { countsTotal, relationshipKey, type RelationshipReads } from './relationship-row.js';
-
-/** Page size of relationship lists: default 200, values above 1000 capped (docs/interface.md §4.5). */
-export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
+import { countsTotal, RELATIONSHIP_PAGE, relationshipKey, type RelationshipReads } from './relationship-row.js';
 
 export function relationshipRouter(relationships: RelationshipReads): Router {
   return Router().get('/api/v1/relationships', async (req, res) => {

@@ -2,7 +2,8 @@
 // relationships, apart from the repository that answers them.
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
-import { categoryOf, type AssetType, type RelationshipType } from '../assets/asset-taxonomy.js';
+import { categoryOf, type AssetType } from '../inventory/asset-taxonomy.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
 
 export interface RelationshipFilter {
   types?: string[];
@@ -46,6 +47,9 @@ export function toRelationshipRow(raw: RawRelationshipRow): RelationshipRow {
     firstSeenAt: toIso(firstSeenAt), lastSeenAt: toIso(lastSeenAt), sources: sources ?? [], updatedAt: toIso(updatedAt), retiredAt: toIso(retiredAt),
   };
 }
+
+/** Page size of relationship lists (the list's and an asset's): default 200, values above 1000 capped (docs/interface.md §4.5). */
+export const RELATIONSHIP_PAGE = { default: 200, max: 1000 } as const;
 
 /** The number of rows over all types, from the counts by type. */
 export const countsTotal = (counts: Map<string, number>): number => [...counts.values()].reduce((a, b) => a + b, 0);

@@ -1,9 +1,10 @@
 // Schema introspection (docs/interface.md §2.7): the taxonomy's entries plus the customAttributes keys seen in
 // the current data for each type.
 import { BadRequestError, NotFoundError } from '../../platform/errors.js';
-import { ALL_TYPES, isAssetType, LISTED_CATEGORIES, schemaEntry, SYNTHESIZED_TYPES, type SchemaEntry } from '../assets/asset-taxonomy.js';
+import { ALL_TYPES, isAssetType, schemaEntry, SYNTHESIZED_TYPES, type SchemaEntry } from '../inventory/asset-taxonomy.js';
+import { LISTED_CATEGORIES } from '../inventory/asset-categories.js';
 import type { AssetReads } from '../assets/asset-summary.js';
-import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
+import { SUB_RECORD_KINDS } from '../inventory/sub-record-kinds.js';
 
 export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[] };
 

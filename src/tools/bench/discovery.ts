@@ -8,12 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { Container } from '../../container.js';
 import { emptyObservation, OBSERVED_SCOPES, type HostObservation, type ObservedApplication } from '../../features/discovery/host-observation.js';
-import type { AddressResult } from '../../features/discovery/observation-loader.js';
+import type { AddressResult } from '../../features/discovery/observation-bundle.js';
 import type { RunSummary } from '../../features/discovery/run-record.js';
 import { echoWaitMs } from '../../features/discovery/connectors/sweep/sweep-connector.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
-import { LoadGraphRepository } from '../../features/ingestion/load-graph-repository.js';
-import { SubRecordStore } from '../../features/subrecords/sub-record-store.js';
+import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
+import { SubRecordStore } from '../../features/inventory/sub-record-store.js';
 import type { AppConfig } from '../../platform/config.js';
 import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, SUBNET, type TestNetwork } from '../lab/lab-network.js';
 import { BENCH_ACTOR, elapsedMs, machine, median, withDataDir, withService, writeSection, type ApiClient } from './support.js';
@@ -140,11 +140,11 @@ async function loadBench(container: Container): Promise<{ first: LoadTiming; rel
   if (!run) throw new Error('the load target already has a queued run');
   const observation = busyHost(address);
   const result: AddressResult = { address, responding: true, hostname: 'bench-busy', openPorts: [22, 80, 443], attempted: ['SSH'], observations: [observation], errors: [] };
-  // The import step (identity, graph, sub-records), timed from outside: the loader calls this same instance.
-  const importer = container.importer;
-  const importOnly = importer.import.bind(importer);
+  // The writer's step (identity, graph, sub-records, retirement), timed from outside: the loader calls this same instance.
+  const writer = container.inventory;
+  const importOnly = writer.apply.bind(writer);
   let importMs = 0;
-  importer.import = async (...args) => {
+  writer.apply = async (...args) => {
     const start = process.hrtime.bigint();
     try {
       return await importOnly(...args);
@@ -170,7 +170,7 @@ async function loadBench(container: Container): Promise<{ first: LoadTiming; rel
     }
     return { first, reloads, raw };
   } finally {
-    importer.import = importOnly;
+    writer.apply = importOnly;
   }
 }
 
@@ -291,7 +291,7 @@ Service defaults but for the connect time-out of the second sweep: \`service.dis
 
 ### Load of one host with 2,000 packages, 400 processes and 150 services
 
-\`ObservationLoader.load\` of one SSH observation (also 4 interfaces and 3 applications, all scopes complete) in the service's process. The import step is identity reconciliation, the graph write and the sub-record upserts (processes replaced as a whole); the rest is retirement of what the host no longer shows, the scan outcome and the run's host record.
+\`ObservationLoader.load\` of one SSH observation (also 4 interfaces and 3 applications, all scopes complete) in the service's process. The write step (the inventory writer's) is identity reconciliation, the graph write, the sub-record upserts (processes replaced as a whole) and the retirement of what the host no longer shows; the rest is the scan outcome and the run's host record (before the inventory writer, the retirement was counted in the rest).
 
 | Load | Total (ms) | Import step (ms) | The rest (ms) |
 |---|---|---|---|

@@ -5,7 +5,7 @@
 // CONTAINS its hosts; a distributed switch CONTAINS its port groups. Datacenters are no asset type:
 // each asset carries its datacenter's name.
 import net from 'node:net';
-import type { RelationshipType } from '../../../assets/asset-taxonomy.js';
+import type { RelationshipType } from '../../../inventory/relationship-types.js';
 import { cleanText } from '../../untrusted-text.js';
 import type { EstateAsset, EstateObservation } from '../../host-observation.js';
 import { asRef, text, type ManagedObjectReference, type ObjectContent } from './vim25-session.js';

@@ -1,6 +1,6 @@
 // Services (systemd units, or the listening programs where there is none), one row per asset and
 // service name: upserted, so that a row's id and first_seen_at survive restarts.
-import { field, ON_HOST } from '../assets/asset-type-definition.js';
+import { field, ON_HOST } from './asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { ServiceRow } from './sub-record-rows.js';
 

@@ -1,5 +1,5 @@
-// The rows of the sub-record tables as the rest of the service writes and reads them, and the
-// retire step of discovery, apart from the store that holds them.
+// The rows of the sub-record tables as the rest of the service writes and reads them, apart from
+// the store that holds them.
 
 export interface PackageRow {
   assetId: string;
@@ -53,14 +53,4 @@ export interface ConnectionRow {
   targetAssetId: string;
   discoveredVia: 'LLDP' | 'CDP' | 'FDB';
   confidence: number;
-}
-
-/** Discovery's retire step for the sub-records it read in full. */
-export interface SubRecordRetirement {
-  /** The packages a source last reported before `observedAt`, of assets whose package list it read in full. */
-  retirePackages(assetIds: string[], source: string, observedAt: Date): Promise<void>;
-  /** The services a connector last reported before `observedAt`, of assets whose services it read in full. */
-  retireServices(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void>;
-  /** The processes a connector last reported before `observedAt`, of assets whose processes it read in full. */
-  retireProcesses(assetIds: string[], sourceConnector: string, observedAt: Date): Promise<void>;
 }

@@ -10,7 +10,7 @@ import { runningProcessKind } from './running-process-kind.js';
 import { softwarePackageKind } from './software-package-kind.js';
 import type { SubRecordKind } from './sub-record-kind.js';
 import { SUB_RECORD_KINDS } from './sub-record-kinds.js';
-import type { ConnectionRow, InterfaceRow, PackageRow, ProcessRow, ServiceRow, SubRecordRetirement } from './sub-record-rows.js';
+import type { ConnectionRow, InterfaceRow, PackageRow, ProcessRow, ServiceRow } from './sub-record-rows.js';
 
 const CHUNK = 1000;
 
@@ -39,7 +39,7 @@ function changedAt(db: Database, table: string, columns: string[]): Knex.Raw {
 
 type AnyKind = SubRecordKind<never>;
 
-export class SubRecordStore implements SubRecordRetirement {
+export class SubRecordStore {
   /** ON CONFLICT ... DO UPDATE of each upserted kind: its values and last_seen_at, and updated_at where it tracks changes; made once. */
   private readonly merges = new Map<AnyKind, Record<string, Knex.Raw>>();
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Database } from '../../platform/postgres/postgres-client.js';
-import type { Category } from '../assets/asset-taxonomy.js';
+import type { Category } from './asset-categories.js';
 import { identifierKey, type Identifier, type IdentityLookup, type KnownIdentifier } from './asset-identity.js';
 
 export interface IdentifierRow extends Identifier {

@@ -1,6 +1,6 @@
 // Network interfaces, one row per asset and interface name: upserted, with updated_at moved only
 // by a changed value (incremental sync), and kept as the ends of interface connections.
-import { field } from '../assets/asset-type-definition.js';
+import { field } from './asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { InterfaceRow } from './sub-record-rows.js';
 

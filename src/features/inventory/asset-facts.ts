@@ -3,9 +3,10 @@
 // with the time it did. An observation writes only the facts its source reported; the value an
 // asset shows for a field is then chosen among the sources by a documented precedence
 // (docs/discovery.md), and the losing values stay as evidence (GET /assets/{id}/provenance).
-// Facts go only when no source has reported them for service.aging.inactive-after-days.
-import type { AssetType } from '../assets/asset-taxonomy.js';
-import { CONNECTOR_FACT_RANKS } from '../discovery/connectors/registry.js';
+// Facts go only when no source has reported them for service.aging.inactive-after-days. The ranks
+// of discovery's methods are data that the composition root gives (each connector declares its
+// own), so that the rules never reach up into discovery.
+import type { AssetType } from './asset-taxonomy.js';
 
 /** The fields kept as facts; custom attributes are facts of their own, `custom.<key>`. */
 export const FACT_FIELDS = ['assetType', 'displayName', 'hostname', 'fqdn', 'site', 'environment', 'vendor', 'model', 'serialNumber', 'macAddresses', 'ipAddresses'] as const;
@@ -36,27 +37,13 @@ export interface Fact {
 /** The source of an import's facts, apart from discovery's methods (an import may be called anything). */
 export const importSource = (name: string) => `import:${name}`;
 
-// Ranks of the sources, highest first to win. Discovery methods by how directly they see a
-// host (each connector declares its rank); an import below them unless it owns the field; a sweep
-// (a port answered) lowest.
-const SOURCE_RANK: Record<string, number> = CONNECTOR_FACT_RANKS;
+// Ranks of the sources, highest first to win: discovery methods by how directly they see a host
+// (given to FactPrecedence), an import below them unless it owns the field, a sweep (a port
+// answered) lowest.
 const IMPORT_RANK = 20;
 const OWNED_RANK = 100;
 // Fields where another source knows better: the chassis serial is SNMP's (ENTITY-MIB) first.
 const FIELD_RANK: Record<string, Record<string, number>> = { serialNumber: { snmp: 60 } };
-
-/** How strongly a fact's source speaks for its field. */
-export function rankOf(fact: Pick<Fact, 'field' | 'source' | 'value' | 'owned'>): number {
-  if (fact.owned) return OWNED_RANK;
-  if (fact.field === 'assetType' && fact.source === 'snmp' && DEVICE_TYPES.has(String(fact.value))) return OWNED_RANK - 1;
-  const base = fact.source.startsWith('import:') ? IMPORT_RANK : (SOURCE_RANK[fact.source] ?? IMPORT_RANK);
-  return FIELD_RANK[fact.field]?.[fact.source] ?? base;
-}
-
-/** The facts of a field in order of precedence: rank, then the latest observation, then the source's name. */
-export function byPrecedence(facts: Fact[]): Fact[] {
-  return [...facts].sort((a, b) => rankOf(b) - rankOf(a) || b.observedAt.getTime() - a.observedAt.getTime() || (a.source < b.source ? -1 : 1));
-}
 
 export interface ResolvedAsset {
   /** The value of each field some source reported (custom attributes gathered in `customAttributes`). */
@@ -64,21 +51,39 @@ export interface ResolvedAsset {
   customAttributes: Record<string, unknown>;
 }
 
-/** The value an asset shows for each field, from all the facts of its sources. */
-export function resolve(facts: Fact[]): ResolvedAsset {
-  const byField = new Map<string, Fact[]>();
-  for (const fact of facts) byField.set(fact.field, [...(byField.get(fact.field) ?? []), fact]);
-  const fields: Partial<Record<FactField, unknown>> = {};
-  const customAttributes: Record<string, unknown> = {};
-  for (const [field, candidates] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const ordered = byPrecedence(candidates);
-    const value = UNION_FIELDS.has(field)
-      ? [...new Set(ordered.flatMap((f) => (Array.isArray(f.value) ? (f.value as unknown[]) : [])))]
-      : (ordered[0] as Fact).value;
-    if (field.startsWith(CUSTOM_PREFIX)) customAttributes[field.slice(CUSTOM_PREFIX.length)] = value;
-    else fields[field as FactField] = value;
+/** The precedence among the sources of an asset's facts, given the ranks of discovery's methods (by lower-case method name). */
+export class FactPrecedence {
+  constructor(private readonly sourceRanks: Readonly<Record<string, number>>) {}
+
+  /** How strongly a fact's source speaks for its field. */
+  rankOf(fact: Pick<Fact, 'field' | 'source' | 'value' | 'owned'>): number {
+    if (fact.owned) return OWNED_RANK;
+    if (fact.field === 'assetType' && fact.source === 'snmp' && DEVICE_TYPES.has(String(fact.value))) return OWNED_RANK - 1;
+    const base = fact.source.startsWith('import:') ? IMPORT_RANK : (this.sourceRanks[fact.source] ?? IMPORT_RANK);
+    return FIELD_RANK[fact.field]?.[fact.source] ?? base;
   }
-  return { fields, customAttributes };
+
+  /** The facts of a field in order of precedence: rank, then the latest observation, then the source's name. */
+  byPrecedence(facts: Fact[]): Fact[] {
+    return [...facts].sort((a, b) => this.rankOf(b) - this.rankOf(a) || b.observedAt.getTime() - a.observedAt.getTime() || (a.source < b.source ? -1 : 1));
+  }
+
+  /** The value an asset shows for each field, from all the facts of its sources. */
+  resolve(facts: Fact[]): ResolvedAsset {
+    const byField = new Map<string, Fact[]>();
+    for (const fact of facts) byField.set(fact.field, [...(byField.get(fact.field) ?? []), fact]);
+    const fields: Partial<Record<FactField, unknown>> = {};
+    const customAttributes: Record<string, unknown> = {};
+    for (const [field, candidates] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const ordered = this.byPrecedence(candidates);
+      const value = UNION_FIELDS.has(field)
+        ? [...new Set(ordered.flatMap((f) => (Array.isArray(f.value) ? (f.value as unknown[]) : [])))]
+        : (ordered[0] as Fact).value;
+      if (field.startsWith(CUSTOM_PREFIX)) customAttributes[field.slice(CUSTOM_PREFIX.length)] = value;
+      else fields[field as FactField] = value;
+    }
+    return { fields, customAttributes };
+  }
 }
 
 /** The facts an asset's observation carries: its defined fields and each custom attribute. */

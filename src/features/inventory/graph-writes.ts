@@ -1,6 +1,6 @@
-// The graph writes shared by import and discovery: an asset's and a relationship's values, and
-// the relationship merge that discovery makes, apart from the repository that runs them.
-import type { RelationshipType } from '../assets/asset-taxonomy.js';
+// The graph writes of the inventory writer: an asset's and a relationship's values, apart from the
+// repository that runs them.
+import type { RelationshipType } from './relationship-types.js';
 
 /** An asset's graph write: the type its facts resolve to (null: keep the asset's own, or take the fallback for a new one), and its other values. */
 export interface AssetWrite {
@@ -19,9 +19,4 @@ export interface RelationshipWrite {
   type: RelationshipType;
   source: string;
   target: string;
-}
-
-/** MERGEs relationships by their natural keys; answers how many were written. */
-export interface RelationshipMerge {
-  mergeRelationships(rows: RelationshipWrite[], source: string, observedAt: string): Promise<number>;
 }

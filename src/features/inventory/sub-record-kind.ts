@@ -4,7 +4,7 @@
 // synthesized asset rows, the schema keys, the retention sweep and the exports derive their SQL
 // from it once, when they load.
 
-import type { TypeDefinition } from '../assets/asset-type-definition.js';
+import type { TypeDefinition } from './asset-type-definition.js';
 
 /**
  * How a column's value is read and written: `text` is untrusted device text (neutralised in CSV);

@@ -1,7 +1,8 @@
 // What the asset taxonomy says of a type (docs/interface.md §2.3, 2.4, 2.7), apart from the table
 // of types: the sub-record kinds declare the entries of their synthesized types with it, and the
 // taxonomy lists them with its own.
-import type { Category, RelationshipType } from './asset-taxonomy.js';
+import type { Category } from './asset-categories.js';
+import type { RelationshipType } from './relationship-types.js';
 
 export interface ParentRule {
   /** Edge types in order of preference; the first is the documented `via`. */

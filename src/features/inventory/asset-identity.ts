@@ -2,7 +2,7 @@
 // carries, normalised, and which existing asset they point at, rule by rule in order of strength.
 import { createHash } from 'node:crypto';
 import net from 'node:net';
-import type { Category } from '../assets/asset-taxonomy.js';
+import type { Category } from './asset-categories.js';
 
 export const MATCH_RULES = ['SERIAL_NUMBER', 'MAC_ADDRESS', 'CLOUD_INSTANCE_ID', 'FQDN', 'HOSTNAME_SITE', 'IP_ADDRESS', 'NAME_IN_PARENT'] as const;
 export type MatchRule = (typeof MATCH_RULES)[number];

@@ -1,6 +1,6 @@
 // Running processes, as the latest read of each asset showed them: an asset's rows are replaced
 // whole at each read (a pid names a process only for its lifetime).
-import { field, ON_HOST } from '../assets/asset-type-definition.js';
+import { field, ON_HOST } from './asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { ProcessRow } from './sub-record-rows.js';
 

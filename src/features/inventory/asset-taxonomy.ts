@@ -1,34 +1,9 @@
 // The asset taxonomy (docs/interface.md §2.3, 2.4, 2.7), in one table: categories and their Neo4j labels, fine
 // types, the parent rule of each type, and the schema entries built from them. The synthesized types
-// are those of the sub-record kinds, which declare their entries (subrecords/sub-record-kinds.ts).
+// are those of the sub-record kinds, which declare their entries (sub-record-kinds.ts).
+import { CATEGORIES, type Category } from './asset-categories.js';
 import { field, ON_HOST, type ParentRule, type TypeDefinition, type TypeField } from './asset-type-definition.js';
-import { SUB_RECORD_KINDS } from '../subrecords/sub-record-kinds.js';
-
-export const CATEGORIES = {
-  HOST: { label: 'Host', nodeLabel: 'Host' },
-  NETWORK_DEVICE: { label: 'Network Device', nodeLabel: 'NetworkDevice' },
-  PRINTER: { label: 'Printer', nodeLabel: 'Printer' },
-  IOT_DEVICE: { label: 'IoT Device', nodeLabel: 'IotDevice' },
-  VIRTUALIZATION_MANAGER: { label: 'Virtualization Manager', nodeLabel: 'VirtualizationManager' },
-  CLUSTER: { label: 'Cluster', nodeLabel: 'Cluster' },
-  STORAGE: { label: 'Storage', nodeLabel: 'Storage' },
-  NETWORK: { label: 'Network', nodeLabel: 'Network' },
-  SOFTWARE: { label: 'Software', nodeLabel: 'Software' },
-  CLOUD: { label: 'Cloud', nodeLabel: 'Cloud' },
-  FLOW_EXPORTER: { label: 'Flow Exporter', nodeLabel: 'FlowExporter' },
-  ENDPOINT: { label: 'Endpoint', nodeLabel: 'Endpoint' },
-  // Synthesized from PostgreSQL rows (docs/interface.md §2.3: "their own category").
-  PROCESS: { label: 'Process', nodeLabel: null },
-  SERVICE: { label: 'Service', nodeLabel: null },
-} as const;
-
-export type Category = keyof typeof CATEGORIES;
-/** The categories of docs/interface.md §2.3, which the category filter and the schema accept. */
-export const LISTED_CATEGORIES = Object.keys(CATEGORIES).filter((c) => c !== 'PROCESS' && c !== 'SERVICE') as Category[];
-
-export const RELATIONSHIP_TYPES = ['RUNS_ON', 'HOSTS_VM', 'HOSTS_CONTAINER', 'MANAGED_BY', 'CONTAINS', 'USES_DATASTORE', 'HAS_INTERFACE', 'COMMUNICATES_WITH'] as const;
-export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
-
+import { SUB_RECORD_KINDS } from './sub-record-kinds.js';
 
 const STORAGE_PARENT: ParentRule = { via: ['USES_DATASTORE', 'CONTAINS'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] };
 const NETWORK_PARENT: ParentRule = { via: ['CONTAINS', 'HAS_INTERFACE'], direction: 'IN', parentKinds: ['HOST', 'HYPERVISOR'] };

@@ -1,6 +1,6 @@
 // Installed software packages (dpkg, rpm, apk, or an import), one row per asset and package name:
 // upserted, so that a row's id and first_seen_at survive upgrades.
-import { field, ON_HOST } from '../assets/asset-type-definition.js';
+import { field, ON_HOST } from './asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { PackageRow } from './sub-record-rows.js';
 

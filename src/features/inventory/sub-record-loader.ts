@@ -2,9 +2,9 @@
 // interfaces of the observed assets, then the interface connections that LLDP/CDP neighbours and
 // switch forwarding tables prove.
 import { normaliseFqdn, normaliseMac, type Identifier, type IdentityLookup } from './asset-identity.js';
-import { FDB_CONFIDENCE, fdbLinks, LLDP_CONFIDENCE, type KnownInterface } from '../subrecords/interface-connections.js';
-import type { SubRecordStore } from '../subrecords/sub-record-store.js';
-import type { ConnectionRow, InterfaceRow, PackageRow, ProcessRow, ServiceRow } from '../subrecords/sub-record-rows.js';
+import { FDB_CONFIDENCE, fdbLinks, LLDP_CONFIDENCE, type KnownInterface } from './interface-connections.js';
+import type { SubRecordStore } from './sub-record-store.js';
+import type { ConnectionRow, InterfaceRow, PackageRow, ProcessRow, ServiceRow } from './sub-record-rows.js';
 
 /** A sub-record as a bundle names its asset: by the bundle key. */
 type Keyed<T, K extends string = 'assetId'> = Omit<T, K> & { asset: string };

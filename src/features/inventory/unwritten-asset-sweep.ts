@@ -4,7 +4,7 @@
 // them: after a crash at the next start (nothing else writes then), and in the retention sweep
 // for the rows of a crash of another process, once they are older than any import in flight.
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
-import type { IdentityStore } from '../ingestion/identity-store.js';
+import type { IdentityStore } from './identity-store.js';
 
 const BATCH = 10_000;
 
