@@ -51,6 +51,9 @@ describe('the sub-record kinds', () => {
   it.each(KINDS)('%s: the schema lists it as synthesized with the keys its model marks, and its export has the columns its model names', async (type, kind) => {
     const entry = (await api.get(`/api/v1/schema/asset-types/${type}`)).body.data;
     expect(entry).toMatchObject({ synthesized: true, customAttributeKeys: kind.columns.filter((c) => c.schemaKey).map((c) => c.name).sort() });
+    // The entry names the export the web UI offers for a list of this type.
+    expect(entry.export).toBe(kind.dataset);
+    expect((await api.get('/api/v1/schema/asset-types/HYPERVISOR')).body.data.export).toBe('assets');
     const csv = await api.get(`/api/v1/export/${kind.dataset}.csv`);
     expect(csv.status).toBe(200);
     expect(csv.text.split('\r\n')[0]).toBe(['assetId', 'assetDisplayName', 'assetHostname', ...kind.export.columns].join(','));

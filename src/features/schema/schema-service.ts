@@ -6,12 +6,14 @@ import { LISTED_CATEGORIES } from '../inventory/asset-categories.js';
 import type { AssetReads } from '../assets/asset-summary.js';
 import { SUB_RECORD_KINDS } from '../inventory/sub-record-kinds.js';
 
-export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[] };
+export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[]; export: string };
 
 // Keys of the rows built from PostgreSQL (docs/interface.md §2.11 rule 4): fixed by their kinds' models.
 const SYNTHESIZED_KEYS: Record<string, string[]> = Object.fromEntries(
   SUB_RECORD_KINDS.map((k) => [k.assetType, k.columns.filter((c) => c.schemaKey).map((c) => c.name).sort()]),
 );
+// The export holding the rows of each synthesized type; the graph's types are in `assets`.
+const SYNTHESIZED_EXPORTS: Record<string, string> = Object.fromEntries(SUB_RECORD_KINDS.map((k) => [k.assetType, k.dataset]));
 
 export class SchemaService {
   constructor(private readonly assets: AssetReads) {}
@@ -38,6 +40,6 @@ export class SchemaService {
     const synthesized = new Set<string>(SYNTHESIZED_TYPES);
     const graphTypes = types.filter((t) => !synthesized.has(t));
     const keys = graphTypes.length ? await this.assets.customAttributeKeys(graphTypes) : new Map<string, string[]>();
-    return types.map((t) => ({ ...schemaEntry(t), customAttributeKeys: (synthesized.has(t) ? SYNTHESIZED_KEYS[t] : keys.get(t)) ?? [] }));
+    return types.map((t) => ({ ...schemaEntry(t), customAttributeKeys: (synthesized.has(t) ? SYNTHESIZED_KEYS[t] : keys.get(t)) ?? [], export: SYNTHESIZED_EXPORTS[t] ?? 'assets' }));
   }
 }

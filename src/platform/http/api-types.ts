@@ -1398,6 +1398,11 @@ export interface components {
       typeFields: components["schemas"]["TypeField"][];
       customAttributeKeys: string[];
       childTypes: string[];
+      /**
+       * @description The export that holds rows of this type (GET /api/v1/export/{export}.csv or .json): `assets` for the graph's types, the sub-record export (software, processes, services, interfaces) for a synthesized type.
+       * @example assets
+       */
+      export: string;
     };
     BundleAsset: {
       /** @example web-01 */

@@ -12,7 +12,6 @@ const FILTERS = ['q', 'type', 'category', 'status', 'site', 'environment'] as co
 const STATUSES = ['ACTIVE', 'STALE', 'INACTIVE', 'DECOMMISSIONED'];
 const PAGE_SIZE = 50;
 // The export of each synthesized type; any other filter exports assets.
-const SYNTHESIZED_EXPORTS: Record<string, string> = { SOFTWARE_PACKAGE: 'software', RUNNING_PROCESS: 'processes', DISCOVERED_SERVICE: 'services', INTERFACE: 'interfaces' };
 
 export function AssetsPage() {
   const [params, setParams] = useSearchParams();
@@ -58,7 +57,8 @@ export function AssetsPage() {
   const categories = [...new Set(schema.data?.data.filter((t) => !t.synthesized).map((t) => t.category) ?? [])];
   const selectedTypes = listParam('type');
   const synthesized = new Set(schema.data?.data.filter((t) => t.synthesized).map((t) => t.type) ?? []);
-  const exportName = selectedTypes.length === 1 && SYNTHESIZED_EXPORTS[selectedTypes[0] as string] ? SYNTHESIZED_EXPORTS[selectedTypes[0] as string] : 'assets';
+  // One synthesized type selected: its own export (the schema names it); otherwise the assets'.
+  const exportName = (selectedTypes.length === 1 && schema.data?.data.find((t) => t.type === selectedTypes[0] && t.synthesized)?.export) || 'assets';
   const exportQuery = exportName === 'assets' ? query({ type: listParam('type'), category: listParam('category'), status: listParam('status'), site: listParam('site'), environment: listParam('environment') }) : '';
 
   const columns: Column<Asset>[] = [
