@@ -24,6 +24,7 @@ export default {
   ],
   // Generous: each test file starts its own service, which takes far longer on a loaded machine.
   testTimeout: 180_000,
-  // Files wait on their services and peers more than on the two cores: three run side by side.
+  // Three side by side: on 2 cores the run is bound by CPU, so three finish about a fifth sooner
+  // than one (each worker's Neo4j and service cost CPU of their own), not three times.
   maxWorkers: 3,
 };
