@@ -5,6 +5,7 @@ import { conjunction, int, type NeoGraph } from '../../platform/neo4j/neo4j-grap
 import { UnchangedCache, type Versioned } from '../../platform/unchanged-cache.js';
 import { ASSET_TYPES, parentRule, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
 import { toAssetNode, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef } from './asset-summary.js';
 
 // Filtered totals kept for reuse while the graph is unchanged.
@@ -25,7 +26,7 @@ const KEYSET_FIELDS: Partial<Record<AssetSortField, 'string' | 'datetime'>> = {
 
 export interface AssetWithParent {
   node: AssetNode;
-  parent: (AssetSummaryRef & { via: string }) | null;
+  parent: (AssetSummaryRef & { via: RelationshipType }) | null;
 }
 
 /**

@@ -10,6 +10,7 @@ import { AssetGraphRepository, type AssetWithParent } from './asset-graph-reposi
 import type { AssetFilter, AssetNode, AssetSort } from './asset-summary.js';
 import { categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES } from '../inventory/asset-categories.js';
+import type { RelationshipType } from '../inventory/relationship-types.js';
 import type { KeyedRow, SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 
 export interface ParentReference {
@@ -17,7 +18,7 @@ export interface ParentReference {
   displayName: string;
   assetType: string;
   assetCategory: string;
-  via: string;
+  via: RelationshipType;
 }
 
 export type AssetRow = Record<string, unknown> & { id: string; parent?: ParentReference };
@@ -82,7 +83,7 @@ export function toAssetRow(node: AssetNode): AssetRow {
  * The link of a synthesized row to its host, where an edge is asked for (its relationships, the
  * topology): not stored, so its id is derived from the row's (a name-based UUID, stable).
  */
-export function parentLinkOf(row: AssetRow): { id: string; type: string; source: string; target: string } | undefined {
+export function parentLinkOf(row: AssetRow): { id: string; type: RelationshipType; source: string; target: string } | undefined {
   const parent = row.parent;
   if (!parent) return undefined;
   const hash = createHash('sha1').update(`parent-link:${row.id}`).digest('hex');
@@ -109,7 +110,7 @@ export class AssetReadModel {
     const hostIds = [...new Set([...rows.map((r) => r.assetId), ...connections.map((c) => c.otherAssetId)])];
     const hosts = new Map((await this.assets.summaries(hostIds)).map((h) => [h.id, h]));
     const category = categoryOf(type);
-    const via = parentRule(type)?.via[0] as string;
+    const via = parentRule(type)?.via[0] as RelationshipType;
     return rows.map((row) => {
       const custom = customAttributesOf(row);
       const host = hosts.get(row.assetId);
@@ -161,7 +162,7 @@ export class AssetReadModel {
       const row = toAssetRow(node);
       const edge = byChild.get(node.id);
       const parent = edge && parents.get(edge.parentId as string);
-      if (parent && edge) row.parent = { id: parent.id, displayName: parent.displayName, assetType: parent.assetType, assetCategory: parent.assetCategory, via: edge.via as string };
+      if (parent && edge) row.parent = { id: parent.id, displayName: parent.displayName, assetType: parent.assetType, assetCategory: parent.assetCategory, via: edge.via as RelationshipType };
       return row;
     });
   }

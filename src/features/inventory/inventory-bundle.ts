@@ -3,6 +3,7 @@
 // such a read no longer shows is retired. The checks every bundle passes live here; a caller from
 // outside (the HTTP import) adds its own.
 import { BadRequestError, type FieldError } from '../../platform/errors.js';
+import type { components } from '../../platform/http/api-types.js';
 import type { Actor } from '../auth/audit-log.js';
 import { GRAPH_TYPES, type AssetType } from './asset-taxonomy.js';
 import type { FactSet } from './asset-facts.js';
@@ -10,21 +11,8 @@ import type { MatchRule } from './asset-identity.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from './relationship-types.js';
 import type { SubRecordBundle, SubRecordCounts } from './sub-record-loader.js';
 
-export interface BundleAsset {
-  key: string;
-  assetType: AssetType;
-  displayName?: string;
-  hostname?: string;
-  fqdn?: string;
-  site?: string;
-  environment?: string;
-  vendor?: string;
-  model?: string;
-  serialNumber?: string;
-  macAddresses?: string[];
-  ipAddresses?: string[];
-  customAttributes?: Record<string, unknown>;
-}
+/** An asset of a bundle as api.yaml gives it, its type one the taxonomy knows (bundleErrors checks it). */
+export type BundleAsset = Omit<components['schemas']['BundleAsset'], 'assetType'> & { assetType: AssetType };
 
 export interface BundleRelationship {
   type: RelationshipType;

@@ -1,5 +1,6 @@
 // A relationship row (docs/interface.md §2.5) and the reads other features and the routers make of
 // relationships, apart from the repository that answers them.
+import type { components } from '../../platform/http/api-types.js';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { categoryOf, type AssetType } from '../inventory/asset-taxonomy.js';
@@ -14,28 +15,11 @@ export interface RelationshipFilter {
   updatedAfter?: string;
 }
 
-export interface RelationshipRow {
-  id: string;
-  relationshipType: string;
-  active: boolean;
-  sourceAssetId: string;
-  sourceDisplayName: string;
-  sourceAssetType: string;
-  sourceAssetCategory: string;
-  targetAssetId: string;
-  targetDisplayName: string;
-  targetAssetType: string;
-  targetAssetCategory: string;
-  firstSeenAt: string | null;
-  lastSeenAt: string | null;
-  sources: string[];
-  updatedAt: string | null;
-  /** When no source reported the edge any more: it is gone (listed only to pollers of updatedAfter). */
-  retiredAt: string | null;
-}
+/** A relationship as api.yaml gives it, with every field: the service always knows when it changed and whether it is retired. */
+export type RelationshipRow = Required<components['schemas']['Relationship']>;
 
 /** A relationship as the Cypher statements return it (_relationship-row.cypher), one column per field. */
-export type RawRelationshipRow = [string, string, boolean, string | null, string | null, string[] | null, string, string, AssetType, string, string, AssetType, string | null, string | null];
+export type RawRelationshipRow = [string, RelationshipType, boolean, string | null, string | null, string[] | null, string, string, AssetType, string, string, AssetType, string | null, string | null];
 
 export function toRelationshipRow(raw: RawRelationshipRow): RelationshipRow {
   const [id, type, active, firstSeenAt, lastSeenAt, sources, sId, sName, sType, tId, tName, tType, updatedAt, retiredAt] = raw;
