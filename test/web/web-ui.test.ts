@@ -267,6 +267,12 @@ describe('the web UI', () => {
     await page.getByLabel(/Addresses/).fill('127.0.0.9');
     await page.getByLabel('SWEEP').uncheck();
     await page.getByLabel('SNMP').uncheck();
+    // The chosen methods' ports and settings, as GET /discovery/methods declares them; closed again, they are not sent.
+    await page.getByRole('button', { name: 'Ports and settings' }).click();
+    await page.getByLabel('SSH port').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'target-form');
+    await page.getByRole('button', { name: 'Ports and settings' }).click();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'nothing there' }).waitFor();
     await page.getByRole('row', { name: /nothing there/ }).getByRole('button', { name: 'Scan now' }).click();
