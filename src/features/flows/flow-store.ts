@@ -156,22 +156,38 @@ export class FlowStore {
     if (flows.length === 0) return;
     const days = new Set(flows.map((f) => Math.floor(f.start / DAY_MS) * DAY_MS));
     const rows = this.encoder.encode(flows);
+    await this.inTransaction(
+      async (client) => {
+        // Room for the batch's hash aggregates in memory (the planner knows nothing of flow_batch).
+        await client.query(`SET LOCAL work_mem = '${BATCH_WORK_MEM}'`);
+        for (const table of [RAW_TABLE, BATCH_TABLE]) {
+          await pipeline(Readable.from([rows]), client.query(copyFrom(`COPY ${table} (${RAW_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`)));
+        }
+        await client.query(ROLLUP_STATEMENT);
+      },
+      async (client) => {
+        for (const table of FLOW_TABLES) for (const day of days) await this.ensurePartition(client, table, day);
+        if (!this.withBatchTable.has(client)) {
+          await client.query(`CREATE TEMPORARY TABLE IF NOT EXISTS ${BATCH_TABLE} (LIKE ${RAW_TABLE}) ON COMMIT DELETE ROWS`);
+          this.withBatchTable.add(client);
+        }
+      },
+    );
+  }
+
+  /**
+   * Runs `work` inside BEGIN ... COMMIT on one connection of the pool, after `prepare` (outside the
+   * transaction) on the same connection; a connection that cannot even roll back is discarded.
+   */
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>, prepare?: (client: pg.PoolClient) => Promise<void>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     try {
-      for (const table of FLOW_TABLES) for (const day of days) await this.ensurePartition(client, table, day);
-      if (!this.withBatchTable.has(client)) {
-        await client.query(`CREATE TEMPORARY TABLE IF NOT EXISTS ${BATCH_TABLE} (LIKE ${RAW_TABLE}) ON COMMIT DELETE ROWS`);
-        this.withBatchTable.add(client);
-      }
+      await prepare?.(client);
       await client.query('BEGIN');
-      // Room for the batch's hash aggregates in memory (the planner knows nothing of flow_batch).
-      await client.query(`SET LOCAL work_mem = '${BATCH_WORK_MEM}'`);
-      for (const table of [RAW_TABLE, BATCH_TABLE]) {
-        await pipeline(Readable.from([rows]), client.query(copyFrom(`COPY ${table} (${RAW_COLUMNS.join(', ')}) FROM STDIN (FORMAT binary)`)));
-      }
-      await client.query(ROLLUP_STATEMENT);
+      const result = await work(client);
       await client.query('COMMIT');
+      return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
@@ -233,11 +249,20 @@ export class FlowStore {
         written.exportersRemoved = removed.rowCount ?? 0;
       }
     }
-    if (names.length > 0) {
+    if (names.length > 0) written.interfaceNamesRemoved = await this.recordInterfaceNames(names);
+    return written;
+  }
+
+  /**
+   * Records announced interface names and deletes, in the same transaction, those beyond each
+   * exporter's limit: no reader ever sees an exporter over it. Returns how many were deleted.
+   */
+  private async recordInterfaceNames(names: InterfaceName[]): Promise<number> {
+    return this.inTransaction(async (client) => {
       // Names of an exporter not (yet) counted are left for a later announcement. Stamped a
       // microsecond apart in the order announced, after every stamp already kept, so that the
       // names an exporter keeps at its limit are the ones it announced last.
-      await this.pool.query(
+      await client.query(
         `WITH base AS (SELECT greatest(now(), max(updated_at) + interval '1 microsecond') AS at FROM flow_exporter_interfaces WHERE exporter = ANY($1::inet[]))
          INSERT INTO flow_exporter_interfaces (exporter, if_index, name, updated_at)
          SELECT u.exporter, u.if_index, left(u.name, 256), base.at + u.n * interval '1 microsecond'
@@ -246,16 +271,15 @@ export class FlowStore {
          ON CONFLICT (exporter, if_index) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`,
         [names.map((n) => n.exporter), names.map((n) => n.ifIndex), names.map((n) => n.name.replace(/\0/g, ''))],
       );
-      const removed = await this.pool.query(
+      const removed = await client.query(
         `DELETE FROM flow_exporter_interfaces i USING (
            SELECT exporter, if_index, row_number() OVER (PARTITION BY exporter ORDER BY updated_at DESC, if_index) AS n
              FROM flow_exporter_interfaces WHERE exporter = ANY($1::inet[])) AS ranked
           WHERE i.exporter = ranked.exporter AND i.if_index = ranked.if_index AND ranked.n > $2`,
         [[...new Set(names.map((n) => n.exporter))], this.limits.maxInterfaceNames],
       );
-      written.interfaceNamesRemoved = removed.rowCount ?? 0;
-    }
-    return written;
+      return removed.rowCount ?? 0;
+    });
   }
 
   /** Deletes exporters not heard from, and interface names not announced, since the given times; returns how many. */
