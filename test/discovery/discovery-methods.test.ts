@@ -1,7 +1,9 @@
 // GET /discovery/methods serves the connector registry as declared: every method in registry
 // order, with its settings as JSON Schema and its own error codes, from which the web UI builds
-// its method list and target forms.
+// its method list and target forms; GET /credential-kinds serves the kinds of credential those
+// methods log in with, from which it builds its credential form.
 import { z } from 'zod';
+import { CREDENTIAL_KINDS, KINDS } from '../../src/features/credentials/credential-kinds.js';
 import { CONNECTORS, DEFAULT_METHODS, SCAN_ERRORS } from '../../src/features/discovery/connectors/registry.js';
 import { SHARED_ERRORS } from '../../src/features/discovery/shared-scan-errors.js';
 import type { components } from '../../src/platform/http/api-types.js';
@@ -56,5 +58,29 @@ describe('the discovery methods', () => {
   it('is for those who edit targets', async () => {
     expect((await p.viewer.get('/api/v1/discovery/methods')).status).toBe(403);
     expect((await p.adminSession.get('/api/v1/discovery/methods')).status).toBe(200);
+  });
+
+  it('serves every kind of credential as declared, its settings as JSON Schema and its secret fields by name; each kind a method names among them', async () => {
+    const res = await p.discoveryAdminSession.get('/api/v1/credential-kinds');
+    expect(res.status).toBe(200);
+    const kinds: components['schemas']['CredentialKindDescription'][] = res.body.data;
+    expect(kinds.map((k) => k.kind)).toEqual([...CREDENTIAL_KINDS]);
+    for (const served of kinds) {
+      const declared = KINDS[served.kind];
+      expect(served).toEqual({
+        kind: served.kind,
+        description: declared.description,
+        settings: z.toJSONSchema(declared.settings),
+        secretFields: Object.keys(declared.secrets).map((name) => ({ name, multiline: declared.multiline?.includes(name) ?? false })),
+      });
+    }
+    expect(kinds.find((k) => k.kind === 'SNMP_V3')).toMatchObject({
+      settings: { type: 'object', required: ['username', 'securityLevel'], additionalProperties: false, properties: { securityLevel: { enum: ['noAuthNoPriv', 'authNoPriv', 'authPriv'] } } },
+      secretFields: [{ name: 'authKey', multiline: false }, { name: 'privKey', multiline: false }],
+    });
+    expect(kinds.find((k) => k.kind === 'SSH_KEY')?.secretFields).toEqual([{ name: 'privateKey', multiline: true }, { name: 'passphrase', multiline: false }]);
+    const offered = new Set(kinds.map((k) => k.kind));
+    expect(methods.flatMap((m) => m.credentialKinds).filter((kind) => !offered.has(kind))).toEqual([]);
+    expect((await p.viewer.get('/api/v1/credential-kinds')).status).toBe(403);
   });
 });

@@ -288,6 +288,43 @@ describe('the web UI', () => {
     await screenshot(page, 'failed-run');
   });
 
+  it('builds the credential form from the kinds the API declares: a list for each choice, a number for a port, values sent with their types', async () => {
+    const { page } = await openPage(browser);
+    await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);
+    await page.goto(`${service.url}/credentials`);
+    await page.getByRole('button', { name: 'New credential' }).click();
+    const kinds = (await p.discoveryAdminSession.get('/api/v1/credential-kinds')).body.data as { kind: string; settings: { properties: Record<string, { enum?: string[] }> } }[];
+    expect(await page.getByLabel('Kind').locator('option').allTextContents()).toEqual(kinds.map((k) => k.kind));
+    await page.getByLabel('Kind').selectOption('SNMP_V3');
+    const levels = kinds.find((k) => k.kind === 'SNMP_V3')?.settings.properties.securityLevel?.enum;
+    expect(await page.getByLabel('securityLevel').locator('option').allTextContents()).toEqual(['choose', ...(levels ?? [])]);
+    await page.getByLabel('Name', { exact: true }).fill('switches v3');
+    await page.getByLabel(/Match patterns/).fill('10.20.0.0/24');
+    await page.getByLabel('username', { exact: true }).fill('inventory');
+    await page.getByLabel('securityLevel').selectOption('authPriv');
+    await page.getByLabel('authProtocol').selectOption('SHA256');
+    await page.getByLabel('privProtocol').selectOption('AES');
+    await page.getByLabel(/^authKey/).fill('ui-auth-key-1234');
+    await page.getByLabel(/^privKey/).fill('ui-priv-key-1234');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /switches v3.*SNMP_V3.*authKey, privKey/ }).waitFor();
+    // WINRM's port is a number: sent as one, not as text.
+    await page.getByRole('button', { name: 'New credential' }).click();
+    await page.getByLabel('Kind').selectOption('WINRM');
+    await page.getByLabel('Name', { exact: true }).fill('windows');
+    await page.getByLabel(/Match patterns/).fill('10.30.0.0/24');
+    await page.getByLabel('username', { exact: true }).fill('inventory');
+    await page.getByLabel('port', { exact: true }).fill('5986');
+    await page.getByLabel('useTls').selectOption('yes');
+    await page.getByLabel(/^password/).fill('ui-winrm-password');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('row', { name: /windows.*WINRM/ }).waitFor();
+    const saved = (await p.discoveryAdminSession.get('/api/v1/credentials?size=100')).body.data as { name: string; settings: unknown }[];
+    expect(saved.find((c) => c.name === 'switches v3')?.settings).toEqual({ username: 'inventory', securityLevel: 'authPriv', authProtocol: 'SHA256', privProtocol: 'AES' });
+    expect(saved.find((c) => c.name === 'windows')?.settings).toEqual({ username: 'inventory', port: 5986, useTls: true });
+    await expectAccessible(page);
+  });
+
   it('creates an integration key shown once and revokes it, and a user token the same way on the profile', async () => {
     const { page } = await openPage(browser);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -15,6 +15,7 @@ export type RunAlert = Schemas['RunAlert'];
 export type Target = Schemas['Target'];
 export type DiscoveryMethod = Schemas['DiscoveryMethodDescription'];
 export type Credential = Schemas['Credential'];
+export type CredentialKind = Schemas['CredentialKindDescription'];
 export type InsightFeed = Schemas['InsightFeed'];
 export type InsightRow = Schemas['InsightRow'];
 export type InsightResult = operations['getInsightFeed']['responses'][200]['content']['application/json'];

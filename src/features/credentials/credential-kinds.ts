@@ -2,6 +2,7 @@
 // validated strictly (an unknown field is a 400); secret fields are write-only.
 import net from 'node:net';
 import { z } from 'zod';
+import type { components } from '../../platform/http/api-types.js';
 
 export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -14,19 +15,24 @@ export interface CredentialKindLookup {
 const username = z.string().min(1).max(128);
 
 interface KindDefinition {
+  /** What it logs in to, for the forms that offer it. */
+  description: string;
   settings: z.ZodType<Record<string, unknown>>;
   /** Secret fields, and whether the current settings make each one required. */
   secrets: Record<string, (settings: Record<string, unknown>) => boolean>;
+  /** Secret fields whose value spans lines (a PEM key). */
+  multiline?: readonly string[];
 }
 
 const always = () => true;
 const never = () => false;
 
 export const KINDS: Record<CredentialKind, KindDefinition> = {
-  SSH_PASSWORD: { settings: z.strictObject({ username }), secrets: { password: always } },
-  SSH_KEY: { settings: z.strictObject({ username }), secrets: { privateKey: always, passphrase: never } },
-  SNMP_V2C: { settings: z.strictObject({}), secrets: { community: always } },
+  SSH_PASSWORD: { description: 'SSH with a user and password.', settings: z.strictObject({ username }), secrets: { password: always } },
+  SSH_KEY: { description: 'SSH with a private key in OpenSSH or PEM form, and its passphrase if it has one.', settings: z.strictObject({ username }), secrets: { privateKey: always, passphrase: never }, multiline: ['privateKey'] },
+  SNMP_V2C: { description: 'SNMP v2c with a community string.', settings: z.strictObject({}), secrets: { community: always } },
   SNMP_V3: {
+    description: 'SNMP v3 with a user (USM) at a security level, and the keys that level needs.',
     settings: z
       .strictObject({
         username,
@@ -43,11 +49,13 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
     },
   },
   WINRM: {
+    description: 'Windows Remote Management with a user and password.',
     settings: z.strictObject({ username, port: z.number().int().min(1).max(65535).optional(), useTls: z.boolean().optional() }),
     secrets: { password: always },
   },
-  HTTP_BASIC: { settings: z.strictObject({ username, baseUrl: z.url({ protocol: /^https?$/ }).optional() }), secrets: { password: always } },
+  HTTP_BASIC: { description: 'HTTP basic authentication with a user and password.', settings: z.strictObject({ username, baseUrl: z.url({ protocol: /^https?$/ }).optional() }), secrets: { password: always } },
   CLOUD_ACCESS_KEY: {
+    description: "A cloud provider's access key and its secret.",
     settings: z.strictObject({
       provider: z.enum(['AWS', 'AZURE', 'GCP', 'OCI', 'OTHER']),
       accessKeyId: z.string().min(1).max(256),
@@ -57,6 +65,19 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
     secrets: { secretAccessKey: always },
   },
 };
+
+export type CredentialKindDescription = components['schemas']['CredentialKindDescription'];
+
+/** What GET /credential-kinds serves: each kind's settings as a JSON Schema and its secret fields, built once at load. */
+export const CREDENTIAL_KIND_CATALOGUE: readonly CredentialKindDescription[] = CREDENTIAL_KINDS.map((kind) => {
+  const { description, settings, secrets, multiline = [] } = KINDS[kind];
+  return {
+    kind,
+    description,
+    settings: z.toJSONSchema(settings),
+    secretFields: Object.keys(secrets).map((name) => ({ name, multiline: multiline.includes(name) })),
+  };
+});
 
 export const MAX_SECRET_LENGTH = 16_384;
 

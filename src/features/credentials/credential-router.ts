@@ -4,11 +4,16 @@ import { Router } from 'express';
 import { queryOf } from '../../platform/http/api-query.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
+import { CREDENTIAL_KIND_CATALOGUE } from './credential-kinds.js';
 import type { CredentialService } from './credential-service.js';
 import type { CredentialQuery } from './credential-query.js';
 
 export function credentialRouter(credentials: CredentialService): Router {
   const router = Router();
+
+  router.get('/api/v1/credential-kinds', (_req, res) => {
+    res.json({ data: CREDENTIAL_KIND_CATALOGUE });
+  });
 
   router.get('/api/v1/credentials', async (req, res) => {
     const q = queryOf(req, 'listCredentials');

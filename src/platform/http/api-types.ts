@@ -177,6 +177,13 @@ export interface paths {
      */
     post: operations["createCredential"];
   };
+  "/api/v1/credential-kinds": {
+    /**
+     * The kinds of credential, with their settings and secret fields
+     * @description Every kind of credential the vault takes: what it logs in to, its settings (a credential's settings) as a JSON Schema, and the names of its secret fields, which are write-only. The web UI builds its credential form from it; the methods that accept each kind are in GET /discovery/methods.
+     */
+    get: operations["listCredentialKinds"];
+  };
   "/api/v1/credentials/{credentialId}": {
     /**
      * One credential (metadata only)
@@ -1857,6 +1864,34 @@ export interface components {
       details: {
         [key: string]: unknown;
       } | null;
+    };
+    CredentialKindDescription: {
+      kind: components["schemas"]["CredentialKind"];
+      /** @example SNMP v3 with a user (USM) at a security level, and the keys that level needs. */
+      description: string;
+      /**
+       * @description The JSON Schema (draft 2020-12) of its settings; a rule between fields (SNMP_V3: authProtocol at authNoPriv and authPriv) is checked on save and reported as a field error.
+       * @example {
+       *   "$schema": "https://json-schema.org/draft/2020-12/schema",
+       *   "type": "object",
+       *   "properties": {
+       *     "useTls": {
+       *       "type": "boolean"
+       *     }
+       *   },
+       *   "additionalProperties": false
+       * }
+       */
+      settings: {
+        [key: string]: unknown;
+      };
+      /** @description Its secret fields, write-only; whether one is required can depend on the settings (SNMP_V3's keys on its security level). */
+      secretFields: {
+          /** @example authKey */
+          name: string;
+          /** @description The value spans lines (a PEM key). */
+          multiline: boolean;
+        }[];
     };
     /** @enum {string} */
     CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY";
@@ -3707,6 +3742,26 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * The kinds of credential, with their settings and secret fields
+   * @description Every kind of credential the vault takes: what it logs in to, its settings (a credential's settings) as a JSON Schema, and the names of its secret fields, which are write-only. The web UI builds its credential form from it; the methods that accept each kind are in GET /discovery/methods.
+   */
+  listCredentialKinds: {
+    responses: {
+      /** @description The kinds. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["CredentialKindDescription"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
     };
   };
   /**

@@ -1,32 +1,24 @@
 // Credentials of discovery: list, create and edit. Secret fields can be replaced but are never
 // shown: the service never returns them, and the form forgets what was typed once it is saved.
+// The kinds, their settings fields and their secret fields come from GET /credential-kinds, so that
+// a new kind shows here without a change to this page.
 import { useState } from 'react';
 import { api, ApiError, type Page } from '../api';
+import { SchemaFields, schemaProperties, type FieldValue } from '../components/schema-fields';
 import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Credential } from '../types';
+import type { Credential, CredentialKind } from '../types';
 
-// The settings and secret fields of each kind, as the service validates them (every kind of
-// api.yaml: the type check fails while one is missing).
-const KINDS: Record<Credential['kind'], { settings: string[]; secrets: string[] }> = {
-  SSH_PASSWORD: { settings: ['username'], secrets: ['password'] },
-  SSH_KEY: { settings: ['username'], secrets: ['privateKey', 'passphrase'] },
-  SNMP_V2C: { settings: [], secrets: ['community'] },
-  SNMP_V3: { settings: ['username', 'securityLevel', 'authProtocol', 'privProtocol', 'contextName'], secrets: ['authKey', 'privKey'] },
-  WINRM: { settings: ['username'], secrets: ['password'] },
-  HTTP_BASIC: { settings: ['username', 'baseUrl'], secrets: ['password'] },
-  CLOUD_ACCESS_KEY: { settings: ['provider', 'accessKeyId', 'region', 'tenantId'], secrets: ['secretAccessKey'] },
-};
-
-function CredentialForm({ credential, onDone }: { credential?: Credential; onDone: () => void }) {
-  const [kind, setKind] = useState(credential?.kind ?? 'SSH_PASSWORD');
+function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]; credential?: Credential; onDone: () => void }) {
+  const [kind, setKind] = useState(credential?.kind ?? kinds[0]?.kind);
   const [name, setName] = useState(credential?.name ?? '');
   const [patterns, setPatterns] = useState(credential?.matchPatterns.join('\n') ?? '');
   const [allowBroadMatch, setAllowBroadMatch] = useState(credential?.allowBroadMatch ?? false);
-  const [settings, setSettings] = useState<Record<string, string>>(Object.fromEntries(Object.entries(credential?.settings ?? {}).map(([k, v]) => [k, String(v)])));
+  const [settings, setSettings] = useState<Record<string, FieldValue>>((credential?.settings ?? {}) as Record<string, FieldValue>);
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError>();
-  const spec = KINDS[kind] ?? { settings: [], secrets: [] };
+  const spec = kinds.find((k) => k.kind === kind);
+  const settingNames = schemaProperties(spec?.settings);
   return (
     <form
       className="card"
@@ -38,7 +30,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
           name,
           matchPatterns: patterns.split(/[\s,]+/).filter(Boolean),
           allowBroadMatch,
-          settings: Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== '' && spec.settings.includes(k))),
+          settings: Object.fromEntries(Object.entries(settings).filter(([k]) => settingNames.includes(k))),
         };
         const given = Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== ''));
         if (!credential) Object.assign(body, { kind, secrets: given });
@@ -58,10 +50,11 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
       {!credential && (
         <Field label="Kind">
           <select value={kind} onChange={(e) => { setKind(e.target.value as Credential['kind']); setSettings({}); setSecrets({}); }}>
-            {Object.keys(KINDS).map((k) => <option key={k}>{k}</option>)}
+            {kinds.map((k) => <option key={k.kind}>{k.kind}</option>)}
           </select>
         </Field>
       )}
+      {spec && <p className="muted">{spec.description}</p>}
       <Field label="Match patterns (CIDRs, IPs, host names with * and ?; one per line)">
         <textarea rows={2} value={patterns} onChange={(e) => setPatterns(e.target.value)} />
       </Field>
@@ -72,12 +65,10 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
         The credential is offered to every address its patterns cover that answers, a rogue host too. A pattern wider than a /16 (IPv4) or
         a /48 (IPv6), as the service is set, or a host name pattern with * or ? in its last two labels, is refused unless this is ticked.
       </p>
-      {spec.settings.map((s) => (
-        <Field key={s} label={s}><input value={settings[s] ?? ''} onChange={(e) => setSettings({ ...settings, [s]: e.target.value })} /></Field>
-      ))}
-      {spec.secrets.map((s) => (
+      {spec && <SchemaFields schema={spec.settings} values={settings} onChange={setSettings} label={(key) => key} />}
+      {spec?.secretFields.map(({ name: s, multiline }) => (
         <Field key={s} label={`${s} (write-only${credential?.secretFields?.includes(s) ? '; set — type to replace' : ''})`}>
-          {s === 'privateKey' ? (
+          {multiline ? (
             <textarea rows={3} value={secrets[s] ?? ''} onChange={(e) => setSecrets({ ...secrets, [s]: e.target.value })} />
           ) : (
             <input type="password" autoComplete="new-password" value={secrets[s] ?? ''} onChange={(e) => setSecrets({ ...secrets, [s]: e.target.value })} />
@@ -96,6 +87,7 @@ function CredentialForm({ credential, onDone }: { credential?: Credential; onDon
 export function CredentialsPage() {
   const { has } = useSession();
   const credentials = useLoad(() => api<Page<Credential>>('credentials?size=1000'), []);
+  const kinds = useLoad(() => api<{ data: CredentialKind[] }>('credential-kinds'), []);
   const [editing, setEditing] = useState<Credential | 'new'>();
   if (!has(...MAY.discovery)) return <p className="notice forbidden">You may not see credentials: your roles do not allow it.</p>;
   const columns: Column<Credential>[] = [
@@ -119,7 +111,9 @@ export function CredentialsPage() {
     <section>
       <h1>Credentials</h1>
       {editing ? (
-        <CredentialForm key={editing === 'new' ? 'new' : editing.id} credential={editing === 'new' ? undefined : editing} onDone={() => { setEditing(undefined); credentials.reload(); }} />
+        <States loaded={kinds}>
+          {({ data }) => <CredentialForm key={editing === 'new' ? 'new' : editing.id} kinds={data} credential={editing === 'new' ? undefined : editing} onDone={() => { setEditing(undefined); credentials.reload(); }} />}
+        </States>
       ) : (
         <button type="button" className="primary" onClick={() => setEditing('new')}>New credential</button>
       )}

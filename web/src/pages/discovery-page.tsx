@@ -5,47 +5,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
+import { SchemaFields, type FieldValue } from '../components/schema-fields';
 import { ErrorBox, Field, Pager, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, DiscoveryMethod, Run, Target } from '../types';
 
 const ACTIVE = ['QUEUED', 'RUNNING'];
 
-/** What the form reads of a method's settings schema (JSON Schema, as the API serves it). */
-interface SettingsSchema {
-  properties?: Record<string, { type?: string; description?: string; maxLength?: number }>;
-}
-type SettingValues = Record<string, Record<string, string | boolean>>;
-
-/** The fields of one method's settings: a yes/no choice for a boolean, text for a string; left empty, the API's default holds. */
-function MethodSettings({ method, values, onChange }: { method: DiscoveryMethod; values: Record<string, string | boolean>; onChange: (values: Record<string, string | boolean>) => void }) {
-  const properties = Object.entries((method.settings as SettingsSchema | null)?.properties ?? {});
-  const set = (key: string, value: string | boolean | undefined) => {
-    const next = { ...values };
-    if (value === undefined || value === '') delete next[key];
-    else next[key] = value;
-    onChange(next);
-  };
-  return (
-    <>
-      {properties.map(([key, property]) => (
-        <Field key={key} label={`${method.method} ${key}${property.description ? ` (${property.description})` : ''}`}>
-          {property.type === 'boolean' ? (
-            <select value={key in values ? String(values[key]) : ''} onChange={(e) => set(key, e.target.value === '' ? undefined : e.target.value === 'true')}>
-              <option value="">default</option>
-              <option value="true">yes</option>
-              <option value="false">no</option>
-            </select>
-          ) : (property.maxLength ?? 0) > 1000 ? (
-            <textarea rows={3} maxLength={property.maxLength} value={String(values[key] ?? '')} onChange={(e) => set(key, e.target.value)} />
-          ) : (
-            <input maxLength={property.maxLength} value={String(values[key] ?? '')} onChange={(e) => set(key, e.target.value)} />
-          )}
-        </Field>
-      ))}
-    </>
-  );
-}
+type SettingValues = Record<string, Record<string, FieldValue>>;
 
 /** The port and settings of each inventory method the target takes. */
 function MethodOptions({ catalogue, methods, ports, settings, onPorts, onSettings }: {
@@ -64,7 +31,10 @@ function MethodOptions({ catalogue, methods, ports, settings, onPorts, onSetting
           <Field label={`${m.method} port`}>
             <input type="number" min={1} max={65535} placeholder={String(m.defaultPort ?? '')} value={ports[m.method] ?? ''} onChange={(e) => onPorts({ ...ports, [m.method]: e.target.value })} />
           </Field>
-          {m.settings && <MethodSettings method={m} values={settings[m.method] ?? {}} onChange={(values) => onSettings({ ...settings, [m.method]: values })} />}
+          {m.settings && (
+            <SchemaFields schema={m.settings} values={settings[m.method] ?? {}} onChange={(values) => onSettings({ ...settings, [m.method]: values })}
+              label={(key, property) => `${m.method} ${key}${property.description ? ` (${property.description})` : ''}`} />
+          )}
         </fieldset>
       ))}
     </>
