@@ -1,6 +1,6 @@
 // Sub-record rows read as assets (docs/interface.md §2.11): the rows of each sub-record kind
 // (software packages, running processes, discovered services, interfaces), with what q matches in
-// each (docs/interface.md §4.1). What each kind selects and searches is derived from its model.
+// each (docs/interface.md §4.1). What each kind selects, searches and orders by is derived from its model.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { BadRequestError } from '../../platform/errors.js';

@@ -1,6 +1,7 @@
 // What a sub-record kind declares (one file per kind beside this one, listed in sub-record-kinds.ts):
 // its table and natural key, its columns with their API names and where each shows, what q
-// searches, its retention, its export and how an API row becomes a table row. The store, the
+// searches, how its synthesized rows are ordered by name and whether they list connections, its
+// retention, its export and how an API row becomes a table row. The store, the
 // synthesized asset rows, the schema keys, the retention sweep and the exports derive their SQL
 // from it once, when they load.
 
