@@ -51,8 +51,9 @@ async function readStdin(): Promise<string> {
 /** The help asked for, or undefined when the arguments ask for a command to run. */
 function helpText(argv: string[]): string | undefined {
   const wantsHelp = (a: string) => a === '--help' || a === '-h';
-  if (argv.length === 0) return undefined;
-  if (argv[0] === 'help' || wantsHelp(argv[0] as string)) {
+  const [first] = argv;
+  if (first === undefined) return undefined;
+  if (first === 'help' || wantsHelp(first)) {
     const name = argv.slice(1, 3).join(' ');
     if (!name) return USAGE;
     if (!COMMANDS[name]) throw new UsageError(`no command "${name}"\n${USAGE}`);

@@ -10,7 +10,7 @@ import type { BundleAsset, BundleRelationship } from '../features/inventory/inve
 import type { SubRecordBundle } from '../features/inventory/sub-record-loader.js';
 
 const SITES = ['paris', 'berlin', 'new-york', 'singapore'];
-const SOFTWARE = [
+const SOFTWARE: [name: string, vendor: string, version: string][] = [
   ['nginx', 'F5', '1.27.2'], ['PostgreSQL', 'PostgreSQL Global Development Group', '16.4'], ['OpenJDK', 'Eclipse Adoptium', '21.0.4'],
   ['Redis', 'Redis Ltd.', '7.2.5'], ['RabbitMQ', 'Broadcom', '3.13.7'], ['OpenSSH', 'OpenBSD', '9.2p1'], ['Node.js', 'OpenJS Foundation', '20.17.0'],
   ['Apache Tomcat', 'Apache Software Foundation', '10.1.28'], ['MariaDB', 'MariaDB Foundation', '10.11.9'], ['Elasticsearch', 'Elastic', '8.15.1'],
@@ -22,7 +22,7 @@ const PACKAGES = [
 ];
 const PACKAGES_PER_HOST = 12;
 const SERVICE_PORTS: Record<string, number> = { sshd: 22, node_exporter: 9100, chronyd: 123 };
-const OSES = [['Ubuntu', '22.04'], ['Debian', '12'], ['Red Hat Enterprise Linux', '9.4'], ['Windows Server', '2022']];
+const OSES: [name: string, version: string][] = [['Ubuntu', '22.04'], ['Debian', '12'], ['Red Hat Enterprise Linux', '9.4'], ['Windows Server', '2022']];
 const VMS_PER_HYPERVISOR = 25;
 const HYPERVISORS_PER_CLUSTER = 8;
 const BUNDLE_TARGET = 5000;
@@ -37,6 +37,13 @@ function random(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The item at n, counting round the list. */
+function nth<T>(items: readonly T[], n: number): T {
+  const item = items[n % items.length];
+  if (item === undefined) throw new Error('nth of an empty list');
+  return item;
 }
 
 const pad = (n: number, width = 5) => String(n).padStart(width, '0');
@@ -81,7 +88,7 @@ class BundleBuilder {
 
 export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
   const rnd = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => nth(items, Math.floor(rnd() * items.length));
   const environment = () => (rnd() < 0.6 ? 'production' : rnd() < 0.6 ? 'staging' : 'development');
   const b = new BundleBuilder('demo');
   const hypervisors = Math.max(1, Math.round(hosts * 0.04));
@@ -95,14 +102,14 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
   const onHost = (hostKey: string, n: number) => {
     b.sub.processes.push({ asset: hostKey, pid: 1, processName: 'systemd', username: 'root', state: 'S' }, { asset: hostKey, pid: 640, ppid: 1, processName: 'sshd', commandLine: 'sshd: /usr/sbin/sshd -D', username: 'root', state: 'S' });
     for (const i of [0, 1, 2]) {
-      const [name, vendor, version] = SOFTWARE[(n + i * 3) % SOFTWARE.length] as string[];
-      const sw = b.asset({ key: `${hostKey}-sw${i}`, assetType: 'SOFTWARE', displayName: name as string, vendor, model: version, customAttributes: { version, edition: 'standard' } });
+      const [name, vendor, version] = nth(SOFTWARE, n + i * 3);
+      const sw = b.asset({ key: `${hostKey}-sw${i}`, assetType: 'SOFTWARE', displayName: name, vendor, model: version, customAttributes: { version, edition: 'standard' } });
       b.relate('RUNS_ON', sw, hostKey);
-      b.sub.processes.push({ asset: hostKey, pid: 1000 + i, ppid: 1, processName: (name as string).toLowerCase().replace(/\W/g, ''), username: 'app', state: 'S', memoryKb: Math.round(rnd() * 2_000_000), cpuPercent: Math.round(rnd() * 500) / 10, software: sw });
+      b.sub.processes.push({ asset: hostKey, pid: 1000 + i, ppid: 1, processName: name.toLowerCase().replace(/\W/g, ''), username: 'app', state: 'S', memoryKb: Math.round(rnd() * 2_000_000), cpuPercent: Math.round(rnd() * 500) / 10, software: sw });
     }
-    b.relate('RUNS_ON', b.asset({ key: `${hostKey}-svc`, assetType: 'SERVICE', displayName: SERVICES[n % SERVICES.length] as string, customAttributes: { listenPorts: '22/tcp' } }), hostKey);
+    b.relate('RUNS_ON', b.asset({ key: `${hostKey}-svc`, assetType: 'SERVICE', displayName: nth(SERVICES, n), customAttributes: { listenPorts: '22/tcp' } }), hostKey);
     for (let k = 0; k < PACKAGES_PER_HOST; k++) {
-      const name = PACKAGES[(n + k * 5) % PACKAGES.length] as string;
+      const name = nth(PACKAGES, n + k * 5);
       b.sub.software.push({ asset: hostKey, packageName: name, version: `${1 + (k % 9)}.${n % 7}.${k}`, publisher: 'Debian', packageManager: 'dpkg', installDate: `2026-0${1 + (k % 9)}-1${k % 10}` });
     }
     for (const svc of SERVICES.slice(0, 3)) {
@@ -129,7 +136,7 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
   // Switches come first, so that the LLDP neighbours the hypervisors report find them by name.
   const switchCount = Math.max(1, Math.ceil(hosts / 48));
   const switchAsset = (w: number) => {
-    const site = SITES[w % SITES.length] as string;
+    const site = nth(SITES, w);
     const name = `sw-${site.slice(0, 3)}-${pad(w, 4)}`;
     return b.asset({ key: `switch-${w}`, assetType: 'NETWORK_DEVICE', displayName: name, hostname: name, serialNumber: `FOC${pad(w, 8)}`, site, vendor: 'Cisco Systems', model: 'Catalyst 9300-48P', ipAddresses: [ip(w, 50)], customAttributes: { firmware: 'IOS-XE 17.9.4' } });
   };
@@ -139,7 +146,7 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
   // Virtualisation: hypervisors in clusters under their site's vCenter, VMs on hypervisors.
   let vmLeft = vms;
   for (let h = 0; h < hypervisors; h++) {
-    const site = SITES[h % SITES.length] as string;
+    const site = nth(SITES, h);
     const vc = vcenter(site);
     const cluster = b.asset({ key: `cluster-${site}-${Math.floor(h / HYPERVISORS_PER_CLUSTER)}`, assetType: 'CLUSTER', displayName: `cluster-${site}-${Math.floor(h / HYPERVISORS_PER_CLUSTER)}`, site, customAttributes: { haEnabled: true, drsEnabled: true } });
     const hv = b.asset({ key: `esx-${h}`, assetType: 'HYPERVISOR', displayName: `esx-${site.slice(0, 3)}-${pad(h, 4)}`, hostname: `esx-${site.slice(0, 3)}-${pad(h, 4)}`, serialNumber: `ESX${pad(h, 7)}`, site, environment: 'production', vendor: 'Dell Inc.', model: 'PowerEdge R760', ipAddresses: [ip(h, 40)], customAttributes: { hypervisorProduct: 'ESXi 8.0', cpuCount: 64, memoryMb: 524288 } });
@@ -171,14 +178,14 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
   const physicalMacs: string[] = [];
   for (let s = 0; s < physical; s++) {
     physicalMacs.push(mac(hostNo, '3c:ec:ef'));
-    const server = host(`phys-${s}`, 'PHYSICAL_HOST', SITES[s % SITES.length] as string);
+    const server = host(`phys-${s}`, 'PHYSICAL_HOST', nth(SITES, s));
     if (s % 5 === 0) b.relate('CONTAINS', server, b.asset({ key: `${server}-pool`, assetType: 'STORAGE_POOL', displayName: `zpool-${pad(s, 5)}`, customAttributes: { capacityGb: 8192, freeGb: Math.round(rnd() * 8192) } }));
     b.maybeFlush();
   }
 
   // Printers and what a sweep found but could not identify.
   for (let pr = 0; pr < Math.max(1, Math.floor(hosts / 100)); pr++) {
-    b.asset({ key: `printer-${pr}`, assetType: 'PRINTER', displayName: `printer-${pad(pr, 4)}`, site: SITES[pr % SITES.length] as string, vendor: 'HP', model: 'LaserJet M611', ipAddresses: [ip(pr, 52)] });
+    b.asset({ key: `printer-${pr}`, assetType: 'PRINTER', displayName: `printer-${pad(pr, 4)}`, site: nth(SITES, pr), vendor: 'HP', model: 'LaserJet M611', ipAddresses: [ip(pr, 52)] });
   }
   for (let u = 0; u < Math.max(1, Math.floor(hosts / 50)); u++) {
     b.asset({ key: `unknown-${u}`, assetType: 'UNKNOWN_ENDPOINT', displayName: ip(u, 54), ipAddresses: [ip(u, 54)], customAttributes: { openPorts: '80,443' } });
@@ -206,7 +213,7 @@ export function demoEstate(hosts: number, seed = 42): ImportBundle[] {
   ];
   for (const [prefix, assetType, count] of cloudObjects) {
     for (let i = 0; i < count; i++) {
-      b.relate('CONTAINS', regions[i % regions.length] as string, b.asset({ key: `${prefix}-${i}`, assetType, displayName: `${prefix}-${pad(i, 4)}`, customAttributes: { instanceId: `${prefix}-${pad(i, 6)}` } }));
+      b.relate('CONTAINS', nth(regions, i), b.asset({ key: `${prefix}-${i}`, assetType, displayName: `${prefix}-${pad(i, 4)}`, customAttributes: { instanceId: `${prefix}-${pad(i, 6)}` } }));
     }
   }
   b.maybeFlush(true);

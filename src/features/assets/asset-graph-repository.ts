@@ -50,11 +50,8 @@ const PARENT_RULES = (() => {
   return { rules, ruleOf };
 })();
 
-export interface ParentEdge {
-  id: string;
-  parentId: string | null;
-  via: string | null;
-}
+/** An asset's parent by its type's rule and the edge type it was found by, or none. */
+export type ParentEdge = { id: string; parentId: string; via: RelationshipType } | { id: string; parentId: null; via: null };
 
 // Each filter is a fixed predicate with its own parameter; displayName IS NOT NULL lets the
 // planner read the default order from the displayName index when nothing else narrows the scan.
@@ -94,8 +91,7 @@ export class AssetGraphRepository implements AssetReads {
   /** The sort key of an asset (the field's value, then the display name and id). */
   static keyOf(node: AssetNode, sort: AssetSort): RowKey {
     // Datetimes come as Cypher's own text, to the nanosecond: a seek lands exactly.
-    const value = node[sort.field] as string;
-    return sort.field === 'displayName' ? [node.displayName, node.id] : [value, node.displayName, node.id];
+    return sort.field === 'displayName' ? [node.displayName, node.id] : [node[sort.field], node.displayName, node.id];
   }
 
   /** A page of assets with their parents, read through the window (rows in list order). */

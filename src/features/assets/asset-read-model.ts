@@ -4,36 +4,39 @@
 // listing pages over graph rows first, then each synthesized type in order (docs/interface.md, decision 5).
 import { createHash } from 'node:crypto';
 import { BadRequestError } from '../../platform/errors.js';
+import type { components } from '../../platform/http/api-types.js';
 import { pageWindow, readAcrossParts, windowed, type ListPart, type PageRequest, type PageWindow, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
 import type { AssetFilter, AssetNode, AssetSort } from './asset-summary.js';
 import { categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from '../inventory/asset-taxonomy.js';
-import { CATEGORIES } from '../inventory/asset-categories.js';
+import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
+import type { SubRecordColumn } from '../inventory/sub-record-kind.js';
+import { kindOfType } from '../inventory/sub-record-kinds.js';
 import type { KeyedRow, SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
 
-export interface ParentReference {
-  id: string;
-  displayName: string;
-  assetType: string;
-  assetCategory: string;
-  via: RelationshipType;
-}
+type ApiAsset = components['schemas']['Asset'];
 
-export type AssetRow = Record<string, unknown> & { id: string; parent?: ParentReference };
+/** A parent block as api.yaml gives it, found by a relationship type. */
+export type ParentReference = Omit<components['schemas']['ParentReference'], 'via'> & { via: RelationshipType };
 
-export interface ConnectedTo {
-  assetId: string;
-  assetDisplayName: string | null;
-  interfaceId: string;
-  port: string;
-  discoveredVia: string;
-  confidence: number;
-}
+/** An asset as api.yaml gives it, its type and category the taxonomy's. */
+export type AssetRow = Omit<ApiAsset, 'assetType' | 'assetCategory' | 'parent'> & { assetType: AssetType; assetCategory: Category; parent?: ParentReference };
+
+type ConnectedTo = NonNullable<ApiAsset['connectedTo']>[number];
 
 const SYNTHESIZED = new Set<string>(SYNTHESIZED_TYPES);
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** The value of the column that a type's rows also show as this field (SubRecordColumn.shownAs), if one is. */
+function shownValue(type: SynthesizedType, row: SynthesizedRow, field: NonNullable<SubRecordColumn['shownAs']>): unknown {
+  const column = kindOfType(type).columns.find((c) => c.shownAs === field);
+  return column && row[column.name];
+}
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+// A list field holds a column's one value (an interface's MAC) as a list of one.
+const list = (value: unknown): string[] => (Array.isArray(value) ? value : typeof value === 'string' && value ? [value] : []);
 
 /** The type-specific fields of a sub-record (customAttributes, snake_case as in docs/interface.md §2.11). */
 function customAttributesOf(row: SynthesizedRow): Record<string, unknown> {
@@ -41,12 +44,9 @@ function customAttributesOf(row: SynthesizedRow): Record<string, unknown> {
   return rest;
 }
 
-const TIMESTAMPS = ['lastScanAt', 'staleSince', 'firstSeenAt', 'lastSeenAt', 'decommissionedAt', 'updatedAt'] as const;
-
 export function toAssetRow(node: AssetNode): AssetRow {
   const type = node.assetType;
   const category = categoryOf(type);
-  const iso = Object.fromEntries(TIMESTAMPS.map((k) => [k, toIso(node[k])]));
   return {
     id: node.id,
     displayName: node.displayName,
@@ -59,10 +59,10 @@ export function toAssetRow(node: AssetNode): AssetRow {
     status: node.status,
     vendor: node.vendor ?? null,
     model: node.model ?? null,
-    customAttributes: (node.customAttributes as string | undefined) ?? '{}',
-    consecutiveScanFailures: (node.consecutiveScanFailures as number | undefined) ?? 0,
+    customAttributes: node.customAttributes ?? '{}',
+    consecutiveScanFailures: node.consecutiveScanFailures ?? 0,
     lastScanOutcome: node.lastScanOutcome ?? null,
-    lastScanAt: iso.lastScanAt,
+    lastScanAt: toIso(node.lastScanAt),
     hostname: node.hostname ?? null,
     fqdn: node.fqdn ?? null,
     site: node.site ?? null,
@@ -70,11 +70,11 @@ export function toAssetRow(node: AssetNode): AssetRow {
     serialNumber: node.serialNumber ?? null,
     macAddresses: node.macAddresses ?? [],
     ipAddresses: node.ipAddresses ?? [],
-    staleSince: iso.staleSince,
-    decommissionedAt: iso.decommissionedAt,
-    firstSeenAt: iso.firstSeenAt,
-    lastSeenAt: iso.lastSeenAt,
-    updatedAt: iso.updatedAt,
+    staleSince: toIso(node.staleSince),
+    decommissionedAt: toIso(node.decommissionedAt),
+    firstSeenAt: toIso(node.firstSeenAt),
+    lastSeenAt: toIso(node.lastSeenAt),
+    updatedAt: toIso(node.updatedAt),
     sources: node.sources ?? [],
   };
 }
@@ -104,9 +104,10 @@ export class AssetReadModel {
     private readonly synthesized: SynthesizedAssetStore,
   ) {}
 
-  /** Synthesized rows with their host as parent and, for interfaces, what they are connected to. */
+  /** Synthesized rows with their host as parent and, for the ends of connections (interfaces), what they are connected to. */
   private async synthesizedRows(type: SynthesizedType, rows: SynthesizedRow[]): Promise<AssetRow[]> {
-    const connections = type === 'INTERFACE' ? await this.synthesized.connections(rows.map((r) => r.id)) : [];
+    const connected = kindOfType(type).connected;
+    const connections = connected ? await this.synthesized.connections(rows.map((r) => r.id)) : [];
     const hostIds = [...new Set([...rows.map((r) => r.assetId), ...connections.map((c) => c.otherAssetId)])];
     const hosts = new Map((await this.assets.summaries(hostIds)).map((h) => [h.id, h]));
     const category = categoryOf(type);
@@ -124,18 +125,18 @@ export class AssetReadModel {
         assetSubtypeLabel: typeLabel(type),
         virtual: null,
         status: 'ACTIVE',
-        vendor: type === 'SOFTWARE_PACKAGE' ? (row.publisher ?? null) : null,
-        model: type === 'SOFTWARE_PACKAGE' ? (row.version ?? null) : null,
+        vendor: text(shownValue(type, row, 'vendor')),
+        model: text(shownValue(type, row, 'model')),
         customAttributes: JSON.stringify(custom),
         consecutiveScanFailures: 0,
         lastScanOutcome: null,
         lastScanAt: null,
-        macAddresses: type === 'INTERFACE' && row.mac_address ? [row.mac_address] : [],
-        ipAddresses: type === 'INTERFACE' ? ((row.ip_addresses as string[] | null) ?? []) : [],
+        macAddresses: list(shownValue(type, row, 'macAddresses')),
+        ipAddresses: list(shownValue(type, row, 'ipAddresses')),
         firstSeenAt: iso(row.firstSeenAt),
         lastSeenAt: iso(row.lastSeenAt),
       };
-      if (type === 'INTERFACE') {
+      if (connected) {
         out.connectedTo = connections
           .filter((c) => c.interfaceId === row.id)
           .map((c): ConnectedTo => ({
@@ -154,15 +155,15 @@ export class AssetReadModel {
 
   /** Adds the parent block to rows that have a parent (omitted entirely otherwise). */
   async withParents(nodes: AssetNode[]): Promise<AssetRow[]> {
-    const edges = await this.assets.parentEdges(nodes.map((n) => ({ id: n.id, assetType: n.assetType as AssetType })));
-    const found = edges.filter((e) => e.parentId);
-    const parents = new Map((await this.assets.summaries([...new Set(found.map((e) => e.parentId as string))])).map((p) => [p.id, p]));
+    const edges = await this.assets.parentEdges(nodes);
+    const found = edges.filter((e) => e.parentId !== null);
+    const parents = new Map((await this.assets.summaries([...new Set(found.map((e) => e.parentId))])).map((p) => [p.id, p]));
     const byChild = new Map(found.map((e) => [e.id, e]));
     return nodes.map((node) => {
       const row = toAssetRow(node);
       const edge = byChild.get(node.id);
-      const parent = edge && parents.get(edge.parentId as string);
-      if (parent && edge) row.parent = { id: parent.id, displayName: parent.displayName, assetType: parent.assetType, assetCategory: parent.assetCategory, via: edge.via as RelationshipType };
+      const parent = edge && parents.get(edge.parentId);
+      if (parent && edge) row.parent = { id: parent.id, displayName: parent.displayName, assetType: parent.assetType, assetCategory: parent.assetCategory, via: edge.via };
       return row;
     });
   }

@@ -15,13 +15,13 @@ function syntheticRelationships(row: AssetRow): RelationshipRow[] {
   const link = parentLinkOf(row);
   const host = row.parent;
   if (!link || !host) return [];
-  const self = { id: row.id, displayName: row.displayName as string, assetType: row.assetType as string, assetCategory: row.assetCategory as string };
+  const self = { id: row.id, displayName: row.displayName, assetType: row.assetType, assetCategory: row.assetCategory };
   const [source, target] = link.source === row.id ? [self, host] : [host, self];
   return [{
     id: link.id, relationshipType: link.type, active: true,
     sourceAssetId: source.id, sourceDisplayName: source.displayName, sourceAssetType: source.assetType, sourceAssetCategory: source.assetCategory,
     targetAssetId: target.id, targetDisplayName: target.displayName, targetAssetType: target.assetType, targetAssetCategory: target.assetCategory,
-    firstSeenAt: (row.firstSeenAt as string | null) ?? null, lastSeenAt: (row.lastSeenAt as string | null) ?? null, sources: [], updatedAt: null, retiredAt: null,
+    firstSeenAt: row.firstSeenAt ?? null, lastSeenAt: row.lastSeenAt ?? null, sources: [], updatedAt: null, retiredAt: null,
   }];
 }
 

@@ -1,8 +1,9 @@
 // An asset as other features see it (a summary, a node, a filter of the list) and the reads they
 // make of assets, apart from the repository that answers them.
+import type { components } from '../../platform/http/api-types.js';
 import type { AssetType } from '../inventory/asset-taxonomy.js';
 
-export type AssetNode = Record<string, unknown> & { id: string; assetType: AssetType; displayName: string };
+type ApiAsset = components['schemas']['Asset'];
 
 /** The fields of an asset that the statements return (_asset-fields.cypher), in its order: every one the API shows or sorts by. */
 const ASSET_FIELDS = [
@@ -12,6 +13,12 @@ const ASSET_FIELDS = [
   'decommissionedAt', 'firstSeenAt', 'lastSeenAt', 'updatedAt',
   'sources',
 ] as const;
+
+/**
+ * An asset as the statements return it: api.yaml's fields that the node holds, each null where the
+ * node lacks the property (datetimes as Cypher's text), but the id, name, type and status every asset has.
+ */
+export type AssetNode = { [K in (typeof ASSET_FIELDS)[number]]: NonNullable<ApiAsset[K]> | null } & { id: string; displayName: string; assetType: AssetType; status: ApiAsset['status'] };
 
 /** An asset from the list a statement returns (_asset-fields.cypher); a property the asset lacks is null. */
 export function toAssetNode(values: unknown[]): AssetNode {

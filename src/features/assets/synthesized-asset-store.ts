@@ -1,6 +1,6 @@
 // Sub-record rows read as assets (docs/interface.md §2.11): the rows of each sub-record kind
 // (software packages, running processes, discovered services, interfaces), with what q matches in
-// each (docs/interface.md §4.1). What each kind selects and searches is derived from its model.
+// each (docs/interface.md §4.1). What each kind selects, searches and orders by is derived from its model.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { BadRequestError } from '../../platform/errors.js';
@@ -8,8 +8,9 @@ import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
 import { keysetRows, keyTimeSql, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { UnchangedCache } from '../../platform/unchanged-cache.js';
-import type { ColumnType } from '../inventory/sub-record-kind.js';
+import type { ColumnType, OrderColumn } from '../inventory/sub-record-kind.js';
 import { SUB_RECORD_KINDS, type SynthesizedType } from '../inventory/sub-record-kinds.js';
+import type { ConnectionRow } from '../inventory/sub-record-rows.js';
 
 export type { SynthesizedType };
 
@@ -36,7 +37,7 @@ export interface InterfaceConnection {
   otherInterfaceId: string;
   otherAssetId: string;
   otherPort: string;
-  discoveredVia: string;
+  discoveredVia: ConnectionRow['discoveredVia'];
   confidence: number;
 }
 
@@ -51,6 +52,7 @@ interface TableSpec {
   lastSeen: string;
   /** Rows upserted by their natural key: a rescan rewrites their last sighting in place, which no index holds. */
   seenInPlace: boolean;
+  nameOrder: OrderColumn[];
 }
 
 /** A column as the synthesized row shows it, under the column's name. */
@@ -72,6 +74,7 @@ const TABLES = Object.fromEntries(
       firstSeen: k.firstSeen,
       lastSeen: k.lastSeen,
       seenInPlace: k.key !== null,
+      nameOrder: k.nameOrder ?? [],
     },
   ]),
 ) as Record<SynthesizedType, TableSpec>;
@@ -85,11 +88,14 @@ export interface KeyedRow {
   key: RowKey;
 }
 
-/** How the rows of a type are ordered for a sort: the key's columns, what to select to give each row's key back, and the key. */
+/**
+ * How the rows of a type are ordered for a sort: the key's columns, and what to select to give
+ * each row's key back (the values under these aliases, then the row's name and id).
+ */
 interface RowOrder {
   columns: KeyColumn[];
   select: Knex.Raw[];
-  keyOf(row: SynthesizedRow): RowKey;
+  aliases: string[];
 }
 
 export class SynthesizedAssetStore {
@@ -169,20 +175,19 @@ export class SynthesizedAssetStore {
     const unindexed = (column: string, plusNothing: string) => (searched ? this.db.raw(`(?? ${plusNothing})`, [col(column)]) : col(column));
     const name: KeyColumn = { sql: unindexed(spec.name, "|| ''"), type: 'text' };
     const id: KeyColumn = { sql: col('id'), type: 'uuid' };
-    if (type === 'INTERFACE' && sort.field === 'displayName') {
-      // By its host's name (kept on the row), host, ifIndex (none last), name: one index.
+    if (sort.field === 'displayName' && spec.nameOrder.length) {
       return {
-        columns: [{ sql: unindexed('host_name', "|| ''"), type: 'text' }, { sql: col('asset_id'), type: 'uuid' }, { sql: col('if_order'), type: 'integer' }, name, id],
-        select: [this.db.raw('?? AS "hostOrder"', [col('host_name')]), this.db.raw('?? AS "ifOrder"', [col('if_order')])],
-        keyOf: (r) => [r.hostOrder as string, r.assetId, r.ifOrder as number, r.name, r.id],
+        columns: [...spec.nameOrder.map((c): KeyColumn => ({ sql: c.type === 'text' ? unindexed(c.name, "|| ''") : col(c.name), type: c.type })), name, id],
+        select: spec.nameOrder.map((c, i) => this.db.raw('?? AS ??', [col(c.name), `key${i}`])),
+        aliases: spec.nameOrder.map((_, i) => `key${i}`),
       };
     }
     const seen = sort.field === 'firstSeenAt' ? spec.firstSeen : sort.field === 'lastSeenAt' ? spec.lastSeen : undefined;
-    if (seen === undefined) return { columns: [name, id], select: [], keyOf: (r) => [r.name, r.id] };
+    if (seen === undefined) return { columns: [name, id], select: [], aliases: [] };
     return {
       columns: [{ sql: unindexed(seen, "+ interval '0 s'"), type: 'timestamp' }, name, id],
       select: [keyTimeSql(this.db, col(seen), 'seenKey')],
-      keyOf: (r) => [r.seenKey as string, r.name, r.id],
+      aliases: ['seenKey'],
     };
   }
 
@@ -192,9 +197,9 @@ export class SynthesizedAssetStore {
     const shape = (q: Knex.QueryBuilder) => q.select([...this.columns(TABLES[type]), ...order.select]);
     const rows = await keysetRows<SynthesizedRow>(this.filtered(type, filter), shape, order.columns, sort.direction, window);
     return rows.map((row) => {
-      const key = order.keyOf(row);
-      const { hostOrder: _h, ifOrder: _i, seenKey: _s, ...plain } = row;
-      return { row: plain as SynthesizedRow, key };
+      const key: RowKey = [...order.aliases.map((alias) => row[alias] as RowKey[number]), row.name, row.id];
+      for (const alias of order.aliases) delete row[alias];
+      return { row, key };
     });
   }
 

@@ -44,13 +44,13 @@ export class ChangeFeedService {
     const [assets, relationships] = await Promise.all([this.changes.assets(after, limit + 1), this.changes.relationships(after, limit + 1)]);
     const merged = [...assets.map((a) => ({ ...a, entity: 'ASSET' as const })), ...relationships.map((r) => ({ ...r, entity: 'RELATIONSHIP' as const }))].sort((a, b) => a.seq - b.seq);
     const page = merged.slice(0, limit);
-    const rows = new Map((await this.assets.withParents(page.flatMap((c) => (c.entity === 'ASSET' ? [c.item as never] : [])))).map((row) => [row.id, row]));
+    const rows = new Map((await this.assets.withParents(page.flatMap((c) => (c.entity === 'ASSET' ? [c.item] : [])))).map((row) => [row.id, row]));
     const items = page.map((c): ChangeItem => {
       if (c.entity === 'ASSET') {
-        const asset = rows.get((c.item as { id: string }).id) as AssetRow;
-        return { seq: String(c.seq), entity: 'ASSET', kind: c.kind, id: asset.id, changedAt: (asset.updatedAt as string | null) ?? null, asset };
+        const asset = rows.get(c.item.id) as AssetRow;
+        return { seq: String(c.seq), entity: 'ASSET', kind: c.kind, id: asset.id, changedAt: asset.updatedAt ?? null, asset };
       }
-      const relationship = c.item as RelationshipRow;
+      const relationship = c.item;
       return { seq: String(c.seq), entity: 'RELATIONSHIP', kind: c.kind, id: relationship.id, changedAt: relationship.updatedAt, relationship };
     });
     return { items, cursor: items.at(-1)?.seq ?? String(after), more: merged.length > limit };

@@ -69,9 +69,9 @@ export function nestingDepth(query: string): number {
   let depth = 0;
   let deepest = 0;
   for (let i = 0; i < query.length; i += 1) {
-    const c = query[i] as string;
+    const c = query.charAt(i);
     if (c === '/' && query[i + 1] === '/') {
-      while (i < query.length && !LINE_END.test(query[i] as string)) i += 1;
+      while (i < query.length && !LINE_END.test(query.charAt(i))) i += 1;
     } else if (c === '/' && query[i + 1] === '*') {
       const end = query.indexOf('*/', i + 2);
       i = end === -1 ? query.length : end + 1;

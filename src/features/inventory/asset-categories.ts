@@ -19,5 +19,11 @@ export const CATEGORIES = {
 } as const;
 
 export type Category = keyof typeof CATEGORIES;
-/** The categories of docs/interface.md §2.3, which the category filter and the schema accept. */
-export const LISTED_CATEGORIES = Object.keys(CATEGORIES).filter((c) => c !== 'PROCESS' && c !== 'SERVICE') as Category[];
+/** The categories of docs/interface.md §2.3 (api.yaml's AssetCategory): those of graph assets, which the category filter and the schema accept. */
+export type ListedCategory = Exclude<Category, 'PROCESS' | 'SERVICE'>;
+
+export function isListedCategory(value: string): value is ListedCategory {
+  return Object.hasOwn(CATEGORIES, value) && value !== 'PROCESS' && value !== 'SERVICE';
+}
+
+export const LISTED_CATEGORIES = Object.keys(CATEGORIES).filter(isListedCategory);

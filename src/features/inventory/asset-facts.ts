@@ -6,11 +6,14 @@
 // Facts go only when no source has reported them for service.aging.inactive-after-days. The ranks
 // of discovery's methods are data that the composition root gives (each connector declares its
 // own), so that the rules never reach up into discovery.
+import type { components } from '../../platform/http/api-types.js';
 import type { AssetType } from './asset-taxonomy.js';
 
 /** The fields kept as facts; custom attributes are facts of their own, `custom.<key>`. */
 export const FACT_FIELDS = ['assetType', 'displayName', 'hostname', 'fqdn', 'site', 'environment', 'vendor', 'model', 'serialNumber', 'macAddresses', 'ipAddresses'] as const;
 export type FactField = (typeof FACT_FIELDS)[number];
+/** The value of each fact field, as a bundle's asset gives it (api.yaml's BundleAsset, its type the taxonomy's). */
+export type FactValues = Pick<components['schemas']['BundleAsset'], Exclude<FactField, 'assetType'>> & { assetType: AssetType };
 export const CUSTOM_PREFIX = 'custom.';
 
 /** Fields whose value is the union of every source's list: addresses are evidence that adds up. */
@@ -47,7 +50,7 @@ const FIELD_RANK: Record<string, Record<string, number>> = { serialNumber: { snm
 
 export interface ResolvedAsset {
   /** The value of each field some source reported (custom attributes gathered in `customAttributes`). */
-  fields: Partial<Record<FactField, unknown>>;
+  fields: Partial<FactValues>;
   customAttributes: Record<string, unknown>;
 }
 
@@ -72,7 +75,7 @@ export class FactPrecedence {
   resolve(facts: Fact[]): ResolvedAsset {
     const byField = new Map<string, Fact[]>();
     for (const fact of facts) byField.set(fact.field, [...(byField.get(fact.field) ?? []), fact]);
-    const fields: Partial<Record<FactField, unknown>> = {};
+    const fields: Record<string, unknown> = {};
     const customAttributes: Record<string, unknown> = {};
     for (const [field, candidates] of [...byField].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const ordered = this.byPrecedence(candidates);
@@ -80,9 +83,10 @@ export class FactPrecedence {
         ? [...new Set(ordered.flatMap((f) => (Array.isArray(f.value) ? (f.value as unknown[]) : [])))]
         : (ordered[0] as Fact).value;
       if (field.startsWith(CUSTOM_PREFIX)) customAttributes[field.slice(CUSTOM_PREFIX.length)] = value;
-      else fields[field as FactField] = value;
+      else fields[field] = value;
     }
-    return { fields, customAttributes };
+    // Facts hold what the sources' bundles gave, checked as they were written.
+    return { fields: fields as Partial<FactValues>, customAttributes };
   }
 }
 
@@ -95,4 +99,4 @@ export function factValues(asset: Partial<Record<FactField, unknown>> & { custom
 }
 
 /** The type an asset shows, or undefined when no source classified it. */
-export const resolvedType = (resolved: ResolvedAsset) => resolved.fields.assetType as AssetType | undefined;
+export const resolvedType = (resolved: ResolvedAsset) => resolved.fields.assetType;

@@ -1,7 +1,8 @@
 // The asset taxonomy (docs/interface.md §2.3, 2.4, 2.7), in one table: categories and their Neo4j labels, fine
 // types, the parent rule of each type, and the schema entries built from them. The synthesized types
 // are those of the sub-record kinds, which declare their entries (sub-record-kinds.ts).
-import { CATEGORIES, type Category } from './asset-categories.js';
+import type { components } from '../../platform/http/api-types.js';
+import { CATEGORIES, isListedCategory, type Category, type ListedCategory } from './asset-categories.js';
 import { field, ON_HOST, type ParentRule, type TypeDefinition, type TypeField } from './asset-type-definition.js';
 import { SUB_RECORD_KINDS } from './sub-record-kinds.js';
 
@@ -133,27 +134,17 @@ export const COMMON_FIELDS: TypeField[] = [
   field('lastSeenAt', 'timestamp', 'Latest observation'),
 ];
 
-export interface SchemaEntry {
-  type: AssetType;
-  category: Category;
-  label: string;
-  categoryLabel: string;
-  isRoot: boolean;
-  virtual: boolean | null;
-  cloud: boolean;
-  synthesized: boolean;
-  parent: { via: string; viaAlternatives: string[]; direction: 'IN' | 'OUT'; parentCategory: string; parentCategories: Category[]; parentTypes: AssetType[] } | null;
-  typeFields: TypeField[];
-  childTypes: string[];
-}
+/** A type's entry as api.yaml gives it, but for what the schema adds from the data and the kinds (its keys, its export); its type and category the taxonomy's. */
+export type SchemaEntry = Omit<components['schemas']['SchemaEntry'], 'type' | 'category' | 'customAttributeKeys' | 'export'> & { type: AssetType; category: Category };
 
 /**
  * A parent rule's kinds as arrays for clients: the categories named whole, and every type that
  * qualifies (the types of those categories and the types named alone), in taxonomy order.
  */
-function qualifyingParents(rule: ParentRule): { parentCategories: Category[]; parentTypes: AssetType[] } {
-  const parentCategories = rule.parentKinds.filter((k): k is Category => Object.hasOwn(CATEGORIES, k));
-  const parentTypes = (Object.keys(ASSET_TYPES) as AssetType[]).filter((t) => rule.parentKinds.includes(t) || parentCategories.includes(categoryOf(t)));
+function qualifyingParents(rule: ParentRule): { parentCategories: ListedCategory[]; parentTypes: AssetType[] } {
+  // Parents are graph assets: their categories are the listed ones.
+  const parentCategories = rule.parentKinds.filter(isListedCategory);
+  const parentTypes = ALL_TYPES.filter((t) => rule.parentKinds.includes(t) || rule.parentKinds.includes(categoryOf(t)));
   return { parentCategories, parentTypes };
 }
 
@@ -170,7 +161,7 @@ export function schemaEntry(type: AssetType): SchemaEntry {
     cloud: def.category === 'CLOUD',
     synthesized: SYNTHESIZED.has(type),
     parent: rule
-      ? { via: rule.via[0] as string, viaAlternatives: rule.via.slice(1), direction: rule.direction, parentCategory: rule.parentKinds.join(' or '), ...qualifyingParents(rule) }
+      ? { via: rule.via[0], viaAlternatives: rule.via.slice(1), direction: rule.direction, parentCategory: rule.parentKinds.join(' or '), ...qualifyingParents(rule) }
       : null,
     typeFields: [...COMMON_FIELDS, ...(def.fields ?? [])],
     childTypes: def.childTypes ?? [],

@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { AuditLog } from '../auth/audit-log.js';
 import { CATEGORIES, type Category } from './asset-categories.js';
-import { FACT_FIELDS, factValues, importSource, resolvedType, type FactPrecedence, type FactSet, type ResolvedAsset } from './asset-facts.js';
+import { FACT_FIELDS, factValues, importSource, resolvedType, type FactField, type FactPrecedence, type FactSet, type ResolvedAsset } from './asset-facts.js';
 import { identifierKey, identifiersOf, normaliseIp, normaliseMac, resolveIdentity, type KnownIdentifier } from './asset-identity.js';
 import type { AssetNameStore } from './asset-name-store.js';
 import { categoryOf, parentRule, type AssetType } from './asset-taxonomy.js';
 import type { FactStore, FactWrite } from './fact-store.js';
-import type { AssetWrite, RelationshipWrite } from './graph-writes.js';
+import type { AssetProps, AssetWrite, RelationshipWrite } from './graph-writes.js';
 import type { IdentifierRow, IdentityStore } from './identity-store.js';
 import {
   bundleErrors, refuseInvalid,
@@ -70,9 +70,12 @@ function normalisedValue(field: string, value: unknown): unknown {
 }
 
 /** The node properties of what an asset's facts resolve to (its type apart); a display name only where a fact gives one. */
-function resolvedProps(resolved: ResolvedAsset): Record<string, unknown> {
-  const props: Record<string, unknown> = {};
-  for (const field of FACT_FIELDS) if (field !== 'assetType' && resolved.fields[field] !== undefined) props[field] = resolved.fields[field];
+function resolvedProps(resolved: ResolvedAsset): AssetProps {
+  const props: AssetProps = {};
+  const copy = <F extends Exclude<FactField, 'assetType'>>(field: F) => {
+    props[field] = resolved.fields[field];
+  };
+  for (const field of FACT_FIELDS) if (field !== 'assetType' && resolved.fields[field] !== undefined) copy(field);
   const displayName = resolved.fields.displayName ?? resolved.fields.hostname ?? resolved.fields.fqdn;
   if (displayName !== undefined) props.displayName = displayName;
   props.customAttributes = JSON.stringify(resolved.customAttributes);
@@ -83,8 +86,8 @@ function resolvedProps(resolved: ResolvedAsset): Record<string, unknown> {
 /** The graph write of an asset from the values its facts resolve to; the bundle's entry stands in where no fact says. */
 function toWrite(asset: BundleAsset, id: string, resolved: ResolvedAsset): AssetWrite {
   const type = resolvedType(resolved);
-  const props = resolvedProps(resolved);
-  props.displayName ??= asset.displayName ?? asset.hostname ?? asset.fqdn ?? asset.key;
+  const values = resolvedProps(resolved);
+  const props = { ...values, displayName: values.displayName ?? asset.displayName ?? asset.hostname ?? asset.fqdn ?? asset.key };
   const kindOf = (t: AssetType) => ({ category: categoryOf(t), nodeLabel: CATEGORIES[categoryOf(t)].nodeLabel as string });
   return {
     id,
@@ -93,7 +96,7 @@ function toWrite(asset: BundleAsset, id: string, resolved: ResolvedAsset): Asset
     fallbackType: asset.assetType,
     fallbackCategory: kindOf(asset.assetType).category,
     fallbackLabel: kindOf(asset.assetType).nodeLabel,
-    fallbackName: props.displayName as string,
+    fallbackName: props.displayName,
     props,
   };
 }
@@ -128,7 +131,7 @@ export class InventoryWriter {
         return { id, props, removed: REMOVABLE_FIELDS.filter((f) => props[f] === undefined) };
       });
       await this.graph.setResolved(rows);
-      await this.names.upsert(rows.flatMap((r) => (r.props.displayName ? [{ assetId: r.id, displayName: r.props.displayName as string, hostname: (r.props.hostname as string | undefined) ?? null }] : [])), { exact: true });
+      await this.names.upsert(rows.flatMap((r) => (r.props.displayName ? [{ assetId: r.id, displayName: r.props.displayName, hostname: r.props.hostname ?? null }] : [])), { exact: true });
       assets += affected.length;
     }
   }
@@ -230,7 +233,7 @@ export class InventoryWriter {
           // The identity index keeps the category the asset shows, which its facts decide.
           const shown = new Map(assetWrites.map((w) => [w.id, (w.category ?? categories.get(w.id)) as Category]));
           await this.identities.upsert(identifierRows.map((r) => ({ ...r, category: shown.get(r.assetId) ?? r.category })), trx);
-          await this.names.upsert(assetWrites.map((w) => ({ assetId: w.id, displayName: w.props.displayName as string, hostname: (w.props.hostname as string | undefined) ?? null })), {}, trx);
+          await this.names.upsert(assetWrites.map((w) => ({ assetId: w.id, displayName: w.props.displayName, hostname: w.props.hostname ?? null })), {}, trx);
           return assetWrites;
         });
         unwritten.push(...writes);

@@ -3,7 +3,7 @@
 // retire what a complete read of a scope no longer showed.
 import type { NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import { RELATIONSHIP_TYPES, type RelationshipType } from './relationship-types.js';
-import type { AssetWrite, RelationshipWrite } from './graph-writes.js';
+import type { AssetProps, AssetWrite, RelationshipWrite } from './graph-writes.js';
 
 // The branches of merge-relationships, one per type (the types are the taxonomy's, never request text).
 const TYPED_MERGES = RELATIONSHIP_TYPES.map((type) => `WITH * WHERE row.type = '${type}' MERGE (s)-[r:${type}]->(t) ON CREATE SET r.createdSeq = seq, r.id = randomUUID(), r.firstSeenAt = observedAt, r.sources = [] RETURN r`).join('\n  UNION ALL\n  ');
@@ -21,7 +21,7 @@ export class LoadGraphRepository {
   }
 
   /** Values of existing assets after some of their facts went: `removed` fields are taken off. */
-  async setResolved(rows: { id: string; props: Record<string, unknown>; removed: string[] }[]): Promise<void> {
+  async setResolved(rows: { id: string; props: AssetProps; removed: string[] }[]): Promise<void> {
     if (rows.length) await this.graph.write('assets/set-resolved-facts', { rows });
   }
 

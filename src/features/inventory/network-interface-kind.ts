@@ -20,9 +20,8 @@ export const networkInterfaceKind = subRecordKind({
     { name: 'id', api: 'interfaceId', type: 'uuid', managed: true },
     { name: 'name', api: 'name', type: 'text' },
     { name: 'if_index', api: 'ifIndex', type: 'integer', attribute: true, schemaKey: true },
-    // Also the synthesized row's macAddresses and ipAddresses.
-    { name: 'mac_address', api: 'macAddress', type: 'mac', attribute: true, schemaKey: true, searched: true },
-    { name: 'ip_addresses', api: 'ipAddresses', type: 'text[]', attribute: true },
+    { name: 'mac_address', api: 'macAddress', type: 'mac', attribute: true, schemaKey: true, searched: true, shownAs: 'macAddresses' },
+    { name: 'ip_addresses', api: 'ipAddresses', type: 'text[]', attribute: true, shownAs: 'ipAddresses' },
     { name: 'speed_mbps', api: 'speedMbps', type: 'integer', attribute: true, schemaKey: true },
     { name: 'oper_status', api: 'operStatus', type: 'text', attribute: true, schemaKey: true },
     { name: 'mtu', api: 'mtu', type: 'integer', attribute: true },
@@ -31,6 +30,10 @@ export const networkInterfaceKind = subRecordKind({
     { name: 'last_seen_at', api: 'lastSeenAt', type: 'timestamp', managed: true },
     { name: 'updated_at', api: 'updatedAt', type: 'timestamp', managed: true },
   ],
+  // By its host's name (kept on the row by a trigger), host, ifIndex (if_order: none last), then
+  // name and id (docs/interface.md §2.12): one index.
+  nameOrder: [{ name: 'host_name', type: 'text' }, { name: 'asset_id', type: 'uuid' }, { name: 'if_order', type: 'integer' }],
+  connected: true,
   firstSeen: 'first_seen_at',
   lastSeen: 'last_seen_at',
   changesTracked: true,

@@ -18,9 +18,8 @@ export const softwarePackageKind = subRecordKind({
   name: 'package_name',
   columns: [
     { name: 'package_name', api: 'packageName', type: 'text' },
-    // Also the synthesized row's model and vendor.
-    { name: 'version', api: 'version', type: 'text', attribute: true },
-    { name: 'publisher', api: 'publisher', type: 'text', attribute: true, searched: true },
+    { name: 'version', api: 'version', type: 'text', attribute: true, shownAs: 'model' },
+    { name: 'publisher', api: 'publisher', type: 'text', attribute: true, searched: true, shownAs: 'vendor' },
     { name: 'install_date', api: 'installDate', type: 'date', attribute: true, schemaKey: true },
     { name: 'package_manager', api: 'packageManager', type: 'text', attribute: true, schemaKey: true },
     { name: 'source', api: 'source', type: 'text', attribute: true },

@@ -1,6 +1,7 @@
 // What a sub-record kind declares (one file per kind beside this one, listed in sub-record-kinds.ts):
 // its table and natural key, its columns with their API names and where each shows, what q
-// searches, its retention, its export and how an API row becomes a table row. The store, the
+// searches, how its synthesized rows are ordered by name and whether they list connections, its
+// retention, its export and how an API row becomes a table row. The store, the
 // synthesized asset rows, the schema keys, the retention sweep and the exports derive their SQL
 // from it once, when they load.
 
@@ -28,6 +29,14 @@ export interface SubRecordColumn {
   schemaKey?: true;
   /** Besides the name, what q matches (docs/interface.md §4.1). */
   searched?: true;
+  /** Also this field of the synthesized row (an attribute column; a list field holds its value as a list of one). */
+  shownAs?: 'vendor' | 'model' | 'macAddresses' | 'ipAddresses';
+}
+
+/** A column of the synthesized listing's order that is not one of the API's (kept on the row for the order's index). */
+export interface OrderColumn {
+  name: string;
+  type: 'text' | 'uuid' | 'integer';
 }
 
 export interface SubRecordKind<Row = never, T extends string = string, D extends string = string> {
@@ -44,6 +53,10 @@ export interface SubRecordKind<Row = never, T extends string = string, D extends
   name: string;
   /** In the order of the synthesized row's customAttributes and of the export. */
   columns: SubRecordColumn[];
+  /** The synthesized listing's displayName order where it is not by name: these columns ahead of the name and id. */
+  nameOrder?: OrderColumn[];
+  /** Its rows are the ends of interface connections: the synthesized row lists the other ends (connectedTo, docs/interface.md §2.12). */
+  connected?: true;
   firstSeen: string;
   lastSeen: string;
   /** updated_at moves only when a written value changes; the export then takes updatedAfter. */

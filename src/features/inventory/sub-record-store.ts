@@ -54,7 +54,7 @@ export class SubRecordStore {
   /** Rows of a kind with a natural key, by it: the later of two rows with one key wins. */
   private async upsert<Row extends { assetId: string }>(kind: SubRecordKind<Row>, rows: Row[], source: string, observedAt: Date): Promise<void> {
     const key = kind.key as string;
-    const keyOf = (r: Record<string, unknown>) => `${r.asset_id as string}\u0000${r[key] as string}`;
+    const keyOf = (r: Record<string, unknown>) => `${r.asset_id}\u0000${r[key]}`;
     const merge = this.merges.get(kind as AnyKind);
     for (const chunk of chunks(lastPerKey(rows.map((r) => kind.toRow(r, { source, observedAt })), keyOf))) {
       await this.db(kind.table).insert(chunk).onConflict(['asset_id', key]).merge(merge);

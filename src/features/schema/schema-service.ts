@@ -1,12 +1,13 @@
 // Schema introspection (docs/interface.md §2.7): the taxonomy's entries plus the customAttributes keys seen in
 // the current data for each type.
 import { BadRequestError, NotFoundError } from '../../platform/errors.js';
+import type { components } from '../../platform/http/api-types.js';
 import { ALL_TYPES, isAssetType, schemaEntry, SYNTHESIZED_TYPES, type SchemaEntry } from '../inventory/asset-taxonomy.js';
-import { LISTED_CATEGORIES } from '../inventory/asset-categories.js';
+import { isListedCategory, LISTED_CATEGORIES } from '../inventory/asset-categories.js';
 import type { AssetReads } from '../assets/asset-summary.js';
 import { SUB_RECORD_KINDS } from '../inventory/sub-record-kinds.js';
 
-export type SchemaEntryWithKeys = SchemaEntry & { customAttributeKeys: string[]; export: string };
+export type SchemaEntryWithKeys = SchemaEntry & Pick<components['schemas']['SchemaEntry'], 'customAttributeKeys' | 'export'>;
 
 // Keys of the rows built from PostgreSQL (docs/interface.md §2.11 rule 4): fixed by their kinds' models.
 const SYNTHESIZED_KEYS: Record<string, string[]> = Object.fromEntries(
@@ -22,7 +23,7 @@ export class SchemaService {
     let types = ALL_TYPES;
     if (category !== undefined) {
       const wanted = category.toUpperCase();
-      if (!LISTED_CATEGORIES.includes(wanted as never)) {
+      if (!isListedCategory(wanted)) {
         throw new BadRequestError(`Unknown category "${category}".`, [{ path: 'query.category', message: `must be one of ${LISTED_CATEGORIES.join(', ')} (any case)` }]);
       }
       types = types.filter((t) => schemaEntry(t).category === wanted);

@@ -56,7 +56,7 @@ export class TopologyService {
     const row = await this.rows.synthesizedRow(id);
     const link = row && parentLinkOf(row);
     if (!row?.parent || !link) return undefined;
-    const root: TopologyNode = { id: row.id, displayName: row.displayName as string, assetType: row.assetType as string, assetCategory: row.assetCategory as string, status: 'ACTIVE', depth: 0 };
+    const root: TopologyNode = { id: row.id, displayName: row.displayName, assetType: row.assetType, assetCategory: row.assetCategory, status: 'ACTIVE', depth: 0 };
     const edge: TopologyEdge = link;
     if (request.nodeLimit === 1) return { root, nodes: [root], edges: [], interfaceLinks: [], truncated: true, nodeCap: 1 };
     const host = request.depth > 1

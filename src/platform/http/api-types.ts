@@ -1057,7 +1057,10 @@ export interface components {
     };
     /** @enum {string} */
     AssetType: "PHYSICAL_HOST" | "HYPERVISOR" | "VM" | "CONTAINER" | "SERVER" | "NETWORK_DEVICE" | "PRINTER" | "IOT_DEVICE" | "VIRTUALIZATION_MANAGER" | "CLUSTER" | "DATASTORE" | "STORAGE_POOL" | "NETWORK" | "VSWITCH" | "PORT_GROUP" | "INTERFACE" | "SOFTWARE" | "SERVICE" | "SOFTWARE_PACKAGE" | "RUNNING_PROCESS" | "DISCOVERED_SERVICE" | "CLOUD_ACCOUNT" | "CLOUD_REGION" | "CLOUD_DATABASE" | "CLOUD_STORAGE" | "CLOUD_LOAD_BALANCER" | "CLOUD_STACK" | "FLOW_EXPORTER" | "UNKNOWN_ENDPOINT";
-    /** @enum {string} */
+    /**
+     * @description The categories of graph assets (docs/interface.md §2.3), which the category filters take. The synthesized RUNNING_PROCESS and DISCOVERED_SERVICE have categories of their own, PROCESS and SERVICE: an asset's assetCategory and a schema entry's category, given as text, show them.
+     * @enum {string}
+     */
     AssetCategory: "HOST" | "NETWORK_DEVICE" | "PRINTER" | "IOT_DEVICE" | "VIRTUALIZATION_MANAGER" | "CLUSTER" | "STORAGE" | "NETWORK" | "SOFTWARE" | "CLOUD" | "FLOW_EXPORTER" | "ENDPOINT";
     /** @enum {string} */
     AssetStatus: "ACTIVE" | "STALE" | "INACTIVE" | "DECOMMISSIONED";

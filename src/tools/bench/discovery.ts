@@ -12,6 +12,7 @@ import type { AddressResult } from '../../features/discovery/observation-bundle.
 import type { RunSummary } from '../../features/discovery/run-record.js';
 import { echoWaitMs } from '../../features/discovery/connectors/sweep/sweep-connector.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
+import type { AssetWrite } from '../../features/inventory/graph-writes.js';
 import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
 import { SubRecordStore } from '../../features/inventory/sub-record-store.js';
 import type { AppConfig } from '../../platform/config.js';
@@ -113,8 +114,8 @@ async function rawWrites(container: Container, observation: HostObservation, hos
   const now = new Date();
   const observedAt = now.toISOString();
   const start = process.hrtime.bigint();
-  const write = (id: string, type: string, category: string, nodeLabel: string, props: Record<string, unknown>) => ({
-    id, type, category, nodeLabel, fallbackType: type, fallbackCategory: category, fallbackLabel: nodeLabel, fallbackName: props.displayName as string, props,
+  const write = (id: string, type: string, category: string, nodeLabel: string, props: AssetWrite['props']) => ({
+    id, type, category, nodeLabel, fallbackType: type, fallbackCategory: category, fallbackLabel: nodeLabel, fallbackName: props.displayName, props,
   });
   await graph.mergeAssets([
     write(hostId, 'SERVER', 'HOST', 'Host', { displayName: 'bench-busy', hostname: 'bench-busy', customAttributes: JSON.stringify(observation.attributes) }),

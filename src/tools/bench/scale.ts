@@ -19,6 +19,7 @@ import { AssetGraphRepository } from '../../features/assets/asset-graph-reposito
 import type { AssetFilter, AssetSort } from '../../features/assets/asset-summary.js';
 import { EXPORT_SPECS, selectSql, type SubRecordExport, type SubRecordExportFilter } from '../../features/exports/sub-record-export-store.js';
 import { RELATIONSHIP_TYPES } from '../../features/inventory/relationship-types.js';
+import { kindOfType } from '../../features/inventory/sub-record-kinds.js';
 import { SubRecordStore } from '../../features/inventory/sub-record-store.js';
 import { SynthesizedAssetStore, type KeyedRow, type SynthesizedFilter, type SynthesizedType } from '../../features/assets/synthesized-asset-store.js';
 import { TopologyGraphRepository } from '../../features/topology/topology-graph-repository.js';
@@ -351,7 +352,7 @@ async function measure(container: Container, api: ApiClient, text: (url: string)
   const synthPage = async (type: SynthesizedType, filter: SynthesizedFilter = {}, window: PageWindow = firstPage) => {
     const [rows] = await Promise.all([synth.rows(type, filter, byName, window), synth.count(type, filter)]);
     // An interface's connections, and their far ends among the hosts.
-    const connections = type === 'INTERFACE' ? await synth.connections(rows.map((r) => r.row.id)) : [];
+    const connections = kindOfType(type).connected ? await synth.connections(rows.map((r) => r.row.id)) : [];
     await repo.summaries([...new Set([...rows.map((r) => r.row.assetId), ...connections.map((c) => c.otherAssetId)])]);
     return rows;
   };
