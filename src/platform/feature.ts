@@ -2,7 +2,8 @@
 // (after Backstage's backend modules and Unleash's per-feature factories). Each feature's module
 // declares what it needs by the type of build()'s argument, the platform and what earlier features
 // provide, named as the container names them; buildFeatures() builds the list in its order, and
-// the compiler refuses a list in which a feature comes before what it needs.
+// the compiler refuses a list in which a feature comes before what it needs or provides a name
+// that another already does.
 import type { Router } from 'express';
 
 export interface Feature<Needs extends object, Provides extends object> {
@@ -26,8 +27,8 @@ type Unmet<Needs, Have> = { [K in keyof Needs]: K extends keyof Have ? (Have[K] 
 
 /**
  * The list as given when each feature finds what it needs in `Have` (the platform and the features
- * before it) and provides no name twice; a feature that does not is replaced by what it misses,
- * so that the compiler's error names it.
+ * before it) and provides no name that `Have` holds; a feature that does not stands as a message
+ * of what it misses or repeats, which the compiler's error then quotes.
  */
 type Checked<L extends readonly AnyFeature[], Have> = L extends readonly [infer F extends AnyFeature, ...infer Rest extends readonly AnyFeature[]]
   ? readonly [
