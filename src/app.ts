@@ -1,33 +1,11 @@
-// Builds the Express app from the container; main.ts (or a test) makes it listen.
+// Builds the Express app from the container: the middleware in its order, then the routers of the
+// features of src/features.ts. main.ts (or a test) makes it listen.
 import compression from 'compression';
 import express, { type Express } from 'express';
 import type { Container } from './container.js';
-import { alertRouter } from './features/alerts/alert-router.js';
-import { assetRouter } from './features/assets/asset-router.js';
-import { changeRouter } from './features/changes/change-router.js';
-import { runRouter } from './features/discovery/run-router.js';
-import { methodRouter } from './features/discovery/method-router.js';
-import { pinRouter } from './features/discovery/pin-router.js';
-import { targetRouter } from './features/discovery/target-router.js';
-import { exportRouter } from './features/exports/export-router.js';
-import { graphQueryRouter } from './features/graph-query/graph-query-router.js';
-import { importRouter } from './features/import/import-router.js';
-import { flowRouter } from './features/flows/flow-router.js';
-import { insightRouter } from './features/insights/insight-router.js';
-import { maintenanceRouter } from './features/maintenance/maintenance-router.js';
-import { relationshipRouter } from './features/relationships/relationship-router.js';
-import { schemaRouter } from './features/schema/schema-router.js';
-import { topologyRouter } from './features/topology/topology-router.js';
-import { auditRouter } from './features/auth/audit-router.js';
-import { authRouter } from './features/auth/auth-router.js';
-import { authenticationMiddleware, sessionMiddleware } from './features/auth/authentication-middleware.js';
+import { authenticationMiddleware, sessionCookiePath, sessionMiddleware } from './features/auth/authentication-middleware.js';
 import { authorizationMiddleware } from './features/auth/authorization-middleware.js';
-import { integrationKeyRouter } from './features/auth/integration-key-router.js';
-import { userRouter } from './features/auth/user-router.js';
-import { diagnosisRouter } from './features/diagnosis/diagnosis-router.js';
-import { credentialRouter } from './features/credentials/credential-router.js';
-import { healthRouter } from './features/health/health-router.js';
-import { metricsRouter } from './features/metrics/metrics-router.js';
+import { FEATURES } from './features.js';
 import { NotFoundError } from './platform/errors.js';
 import { allowedMethods, allowOn405, corsAndOptions, headAsGet, linkHeader } from './platform/http/http-conventions.js';
 import { apiDocsRouter, openApiValidator } from './platform/http/openapi.js';
@@ -44,7 +22,6 @@ const IMPORT_BODY_LIMIT = '64mb';
 
 export function buildApp(container: Container): Express {
   const { config, logger, apiDocument } = container;
-  const cookiePath = config.contextPath || '/';
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -54,7 +31,7 @@ export function buildApp(container: Container): Express {
     secret: container.secrets.sessionSecret,
     idleMinutes: config.sessionIdleMinutes,
     absoluteHours: config.sessionAbsoluteHours,
-    cookiePath,
+    cookiePath: sessionCookiePath(config.contextPath),
   });
 
   const allowOf = allowedMethods(apiDocument);
@@ -72,32 +49,7 @@ export function buildApp(container: Container): Express {
   base.use(['/api', '/metrics'], authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
   base.use(headAsGet);
   base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware, unstorableTextGuard(), bodyDepthGuard()]));
-  base.use(routeIndex([
-    healthRouter(container.health),
-    metricsRouter(container.metrics),
-    authRouter(container.auth, container.users, container.tokens, cookiePath),
-    userRouter(container.users, container.tokens),
-    integrationKeyRouter(container.tokens),
-    auditRouter(container.audit),
-    credentialRouter(container.credentials),
-    assetRouter(container.assetReadModel, container.assets, container.relationships, container.provenance),
-    relationshipRouter(container.relationships),
-    changeRouter(container.changes),
-    topologyRouter(container.topology),
-    graphQueryRouter(container.graphQueries),
-    insightRouter(container.insights),
-    flowRouter(container.flowAnalytics),
-    schemaRouter(container.schema),
-    importRouter(container.importer),
-    maintenanceRouter(container.maintenance, container.audit),
-    exportRouter(container.exports, container.metrics.exportRows),
-    methodRouter(),
-    targetRouter(container.targets),
-    pinRouter(container.pins),
-    runRouter(container.discovery),
-    diagnosisRouter(container.diagnosis),
-    alertRouter(container.alerts),
-  ]));
+  base.use(routeIndex(FEATURES.flatMap((feature) => feature.routes?.(container) ?? [])));
 
   app.use(requestContextMiddleware(logger, container.metrics));
   // gzip or br when the client asks (exports too, still streamed); below 1 kB it is not worth it.

@@ -85,9 +85,13 @@ async function main(argv: string[]): Promise<void> {
   });
 
   // Loaded only when a command runs: help answers without them.
-  const [{ COMMAND_LINE_ACTOR }, { createAccessServices }, { loadConfig }, { createLogger }, { openDatabase }, { migrateToLatest }] = await Promise.all([
+  // Of the features, only auth and credentials (as the service builds them): no graph, no discovery.
+  const [{ COMMAND_LINE_ACTOR }, { authFeature }, { credentialsFeature }, { buildFeatures }, { systemClock }, { loadConfig }, { createLogger }, { openDatabase }, { migrateToLatest }] = await Promise.all([
     import('./features/auth/audit-log.js'),
-    import('./access-services.js'),
+    import('./features/auth/auth-feature.js'),
+    import('./features/credentials/credentials-feature.js'),
+    import('./platform/feature.js'),
+    import('./platform/clock.js'),
     import('./platform/config.js'),
     import('./platform/logger.js'),
     import('./platform/postgres/open-database.js'),
@@ -99,7 +103,7 @@ async function main(argv: string[]): Promise<void> {
   const { db, close } = await openDatabase(config, logger);
   try {
     await migrateToLatest(db);
-    const { tokens, users } = createAccessServices(db, config, logger);
+    const { tokens, users } = buildFeatures([authFeature, credentialsFeature], { db, config, logger, clock: systemClock });
     if (group === 'keys' && command === 'create') {
       if (!values.name) throw new UsageError('keys create needs --name NAME');
       const expiresAt = values['expires-at'];

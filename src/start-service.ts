@@ -1,6 +1,7 @@
 // Starts the whole service for the configured roles: the local stores when no address is set,
-// a fail-fast check of each store, migrations and the graph schema, the job queue and the HTTP
-// listener. stop() takes everything down in the reverse order.
+// a fail-fast check of each store, migrations and the graph schema, the features' jobs and the job
+// queue, the features' long-running parts (src/features.ts) and the HTTP listener. stop() takes
+// everything down in the reverse order.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -9,8 +10,7 @@ import { createContainer, type Container } from './container.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import type { AppConfig } from './platform/config.js';
 import { lockDataDir } from './platform/data-dir-lock.js';
-import { registerDiscoveryJobs } from './features/discovery/discovery-jobs.js';
-import { registerFlowJobs } from './features/flows/flow-jobs.js';
+import { FEATURES } from './features.js';
 import { ALLOWED_PROCEDURES } from './features/graph-query/cypher-admission.js';
 import { answerClientErrorsAsProblems } from './platform/http/client-error-answer.js';
 import type { Logger } from './platform/logger.js';
@@ -155,15 +155,12 @@ export async function startService(config: AppConfig, logger: Logger, { clock = 
       const removed = await container.unwrittenAssets.run(new Date());
       logger.warn('the previous run stopped without shutting down; removed the rows of assets it never wrote to the graph', { assets: removed });
     }
-    container.maintenance.register(container.scheduler, { 'retention-sweep': config.retentionCron, 'aging-sweep': config.agingCron, 'row-count-compaction': config.rowCountsCron });
-    registerDiscoveryJobs(container.scheduler, container.discoveryRunner, container.discovery, container.runs, container.followUp, { concurrency: config.jobsWorkerConcurrency }, logger);
-    container.followUp.register();
-    registerFlowJobs(container.scheduler, container.flowStore, container.flowInventory, container.flowRetention, config.flowsRetentionCron, logger);
+    for (const feature of FEATURES) feature.jobs?.(container);
     await container.scheduler.start();
     cleanups.push(() => container.scheduler.stop());
-    if (config.roles.includes('collector')) {
-      await container.flowCollector.start();
-      cleanups.push(() => container.flowCollector.stop());
+    for (const feature of FEATURES) {
+      const stopFeature = await feature.start?.(container);
+      if (stopFeature) cleanups.push(stopFeature);
     }
 
     let url: string | undefined;

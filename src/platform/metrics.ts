@@ -1,6 +1,7 @@
 // The service's Prometheus metrics, served at /metrics. One registry per container (tests run
 // several services in one process); a feature adds its own series through counter(), gauge() or
-// histogram() here, and the composition root wires the ones that watch the stores and the queue.
+// histogram() here; platform.ts times the calls to the stores, and the metrics feature watches the
+// queue and the runs.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration } from 'prom-client';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

@@ -4,10 +4,9 @@
 // validator's route matching (authorization-middleware.ts).
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import connectPgSimple from 'connect-pg-simple';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
-import type pg from 'pg';
+import type { SessionStore } from '../../platform/http/session-store.js';
 import type { Actor } from './audit-log.js';
 import type { AuthService, SessionData as AuthSessionData } from './auth-service.js';
 import type { Principal } from './roles.js';
@@ -33,11 +32,9 @@ export interface SessionSettings {
   cookiePath: string;
 }
 
-/** The browser sessions in PostgreSQL; close() stops its pruning timer (before its pool ends). */
-export type SessionStore = session.Store & { close(): void | Promise<void> };
-
-export function sessionStore(pool: pg.Pool): SessionStore {
-  return new (connectPgSimple(session))({ pool, tableName: 'http_sessions', createTableIfMissing: false, pruneSessionInterval: 15 * 60 });
+/** The session cookie's path: the context path, or the root without one. */
+export function sessionCookiePath(contextPath: string): string {
+  return contextPath || '/';
 }
 
 export function sessionMiddleware(store: SessionStore, settings: SessionSettings): RequestHandler {

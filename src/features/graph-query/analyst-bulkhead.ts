@@ -1,5 +1,5 @@
 // The analysts' Cypher runs apart from the rest of the service: on a driver of its own whose pool
-// holds `concurrency` connections (container.ts), at most `concurrency` queries at once, at most
+// holds `concurrency` connections (platform.ts), at most `concurrency` queries at once, at most
 // `queueSize` more waiting, and at most `perPrincipal` running or waiting for one caller. A query
 // that finds no room, or waits past its time, is answered 429 with Retry-After: however many come,
 // the API's own reads and discovery keep their connections and their Neo4j threads.

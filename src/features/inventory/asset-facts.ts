@@ -4,8 +4,8 @@
 // asset shows for a field is then chosen among the sources by a documented precedence
 // (docs/discovery.md), and the losing values stay as evidence (GET /assets/{id}/provenance).
 // Facts go only when no source has reported them for service.aging.inactive-after-days. The ranks
-// of discovery's methods are data that the composition root gives (each connector declares its
-// own), so that the rules never reach up into discovery.
+// of discovery's methods are data that the inventory's feature module gives (each connector
+// declares its own), so that the rules never reach up into discovery.
 import type { components } from '../../platform/http/api-types.js';
 import type { AssetType } from './asset-taxonomy.js';
 

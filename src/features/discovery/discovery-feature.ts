@@ -1,0 +1,85 @@
+// The discovery feature: targets and their schedules, runs and their jobs, the pins of hosts'
+// keys, and the methods' catalogue. Whoever follows a run's end (alerts) adds itself to
+// runListeners; discovery knows no more of it.
+import { defineFeature } from '../../platform/feature.js';
+import type { Platform, StoreAddresses } from '../../platform/platform.js';
+import type { AuditLog } from '../auth/audit-log.js';
+import type { CredentialService } from '../credentials/credential-service.js';
+import type { IdentityLookup } from '../inventory/asset-identity.js';
+import type { InventoryWriter } from '../inventory/inventory-writer.js';
+import { CredentialOffer } from './credential-offer.js';
+import { registerDiscoveryJobs } from './discovery-jobs.js';
+import { DiscoveryRunner } from './discovery-runner.js';
+import { DiscoveryService } from './discovery-service.js';
+import { HostStateStore } from './host-state-store.js';
+import { methodRouter } from './method-router.js';
+import { ObservationLoader } from './observation-loader.js';
+import { pinRouter } from './pin-router.js';
+import { PinService } from './pin-service.js';
+import { RunListeners } from './run-listener.js';
+import { runRouter } from './run-router.js';
+import { RunStore } from './run-store.js';
+import { ScanGraphRepository } from './scan-graph-repository.js';
+import type { TargetLookup } from './target-record.js';
+import { targetRouter } from './target-router.js';
+import { TargetService } from './target-service.js';
+import { TargetStore } from './target-store.js';
+
+type Needs = Platform & { audit: AuditLog; credentials: CredentialService; inventory: InventoryWriter; identities: IdentityLookup };
+
+/** host:port of the stores, which discovery never probes ('localhost' as both loopback forms). */
+function storeEndpoints(stores: StoreAddresses): Set<string> {
+  const endpoints = new Set<string>();
+  for (const [url, defaultPort] of [[stores.databaseUrl, '5432'], [stores.neo4jUri, '7687']] as const) {
+    const { hostname, port } = new URL(url);
+    const hosts = hostname === 'localhost' ? ['127.0.0.1', '::1'] : [hostname.replace(/^\[|\]$/g, '')];
+    for (const host of hosts) endpoints.add(`${host}:${port || defaultPort}`);
+  }
+  return endpoints;
+}
+
+export const discoveryFeature = defineFeature({
+  build({ db, graph, rowCounts, scheduler, config, addresses, logger, audit, credentials, inventory, identities }: Needs) {
+    const hostState = new HostStateStore(db);
+    const targetStore = new TargetStore(db);
+    const targetLookup: TargetLookup = targetStore;
+    const runs = new RunStore(db, rowCounts);
+    const runListeners = new RunListeners();
+    /** The load steps of a run (the runner's), for the benchmarks. */
+    const observationLoader = new ObservationLoader(inventory, identities, new ScanGraphRepository(graph), hostState);
+    return {
+      targets: new TargetService(targetStore, audit, {
+        maxAddresses: config.discoveryMaxAddressesPerTarget,
+        minScheduleIntervalSeconds: config.discoveryMinScheduleIntervalSeconds,
+      }),
+      targetLookup,
+      runs,
+      runListeners,
+      discovery: new DiscoveryService(runs, targetStore, scheduler, audit, hostState),
+      hostState,
+      pins: new PinService(hostState, audit),
+      observationLoader,
+      discoveryRunner: new DiscoveryRunner(
+        runs,
+        targetStore,
+        new CredentialOffer(db, credentials, hostState),
+        hostState,
+        { config, hostState },
+        observationLoader,
+        {
+          sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs, icmp: config.discoveryIcmp },
+          concurrency: config.discoveryConcurrency,
+          hostConcurrency: config.discoveryHostConcurrency,
+          hostTimeoutMs: config.discoveryHostTimeoutMs,
+          leaseMs: config.discoveryLeaseMs,
+          excluded: storeEndpoints(addresses),
+        },
+        logger,
+        runListeners,
+      ),
+    };
+  },
+  routes: ({ targets, pins, discovery }) => [methodRouter(), targetRouter(targets), pinRouter(pins), runRouter(discovery)],
+  jobs: ({ scheduler, discoveryRunner, discovery, runs, runListeners, config, logger }) =>
+    registerDiscoveryJobs(scheduler, discoveryRunner, discovery, runs, runListeners, { concurrency: config.jobsWorkerConcurrency }, logger),
+});

@@ -1,0 +1,16 @@
+// The topology feature: an asset's neighbourhood to a depth, with the links between interfaces.
+import { defineFeature } from '../../platform/feature.js';
+import type { Platform } from '../../platform/platform.js';
+import type { AssetReadModel } from '../assets/asset-read-model.js';
+import type { AssetReads } from '../assets/asset-summary.js';
+import { InterfaceLinkStore } from './interface-link-store.js';
+import { TopologyGraphRepository } from './topology-graph-repository.js';
+import { topologyRouter } from './topology-router.js';
+import { TopologyService } from './topology-service.js';
+
+export const topologyFeature = defineFeature({
+  build: ({ graph, db, assetReads, assetReadModel }: Platform & { assetReads: AssetReads; assetReadModel: AssetReadModel }) => ({
+    topology: new TopologyService(new TopologyGraphRepository(graph), assetReads, assetReadModel, new InterfaceLinkStore(db)),
+  }),
+  routes: ({ topology }) => [topologyRouter(topology)],
+});
