@@ -19,6 +19,7 @@ import { startLocalNeo4j } from './platform/neo4j/local-neo4j-server.js';
 import { startEmbeddedPostgres } from './platform/postgres/embedded-postgres-server.js';
 import { localPostgresOptions } from './platform/postgres/open-database.js';
 import { NotificationListener } from './platform/postgres/notification-listener.js';
+import { ShutdownSteps } from './platform/shutdown-steps.js';
 import type { SupervisedStore } from './platform/store-supervisor.js';
 import { migrateToLatest } from './platform/postgres/postgres-client.js';
 
@@ -71,25 +72,20 @@ export interface OpenedStores {
  * left behind; tools only borrow what is running.
  */
 export async function openStores(config: AppConfig, logger: Logger, { owner = false, clock = systemClock }: { owner?: boolean; clock?: Clock } = {}): Promise<OpenedStores> {
-  const cleanups: (() => Promise<void>)[] = [];
-  const close = async () => {
-    for (const cleanup of cleanups.reverse()) {
-      await cleanup().catch((error: unknown) => logger.warn('error while stopping', { error }));
-    }
-    cleanups.length = 0;
-  };
+  const steps = new ShutdownSteps(logger);
+  const close = () => steps.run();
   let afterCrash = false;
   try {
     if (owner && (!config.databaseUrl || !config.neo4jUri)) {
       const lock = lockDataDir(config.dataDir);
-      cleanups.push(lock.release);
+      steps.add('data folder lock', lock.release);
       afterCrash = lock.afterCrash && !config.databaseUrl;
     }
     const supervised: SupervisedStore[] = [];
     const [postgres, neo4j] = await Promise.allSettled([
       config.databaseUrl ??
         startEmbeddedPostgres({ ...localPostgresOptions(config, logger), takeOver: owner }).then((server) => {
-          cleanups.push(server.stop);
+          steps.addSelfBounded('local PostgreSQL', server.stop);
           if (server.supervision) supervised.push(server.supervision);
           return server.url;
         }),
@@ -104,7 +100,7 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
             procedures: ALLOWED_PROCEDURES,
             logger,
           }).then(({ stop, supervision, ...server }) => {
-            cleanups.push(stop);
+            steps.addSelfBounded('local Neo4j', stop);
             if (supervision) supervised.push(supervision);
             return server;
           }),
@@ -115,16 +111,16 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
     const { uri: neo4jUri, user: neo4jUser, password: neo4jPassword } = neo4j.value;
 
     const container = createContainer(config, logger, { databaseUrl, neo4jUri, neo4jUser, neo4jPassword, supervised }, clock);
-    cleanups.push(() => container.db.destroy());
+    steps.add('PostgreSQL pool', () => container.db.destroy());
     // Its pruning timer outlives a stopped service otherwise, and then finds the pool ended.
-    cleanups.push(async () => {
+    steps.add('session store', async () => {
       await container.sessionStore.close();
       await container.sessionPool.end();
     });
-    cleanups.push(() => container.copyPool.end());
-    cleanups.push(() => container.flowPool.end());
-    cleanups.push(() => container.driver.close());
-    cleanups.push(() => container.analystDriver.close());
+    steps.add('export pool', () => container.copyPool.end());
+    steps.add('flow pool', () => container.flowPool.end());
+    steps.add('Neo4j driver', () => container.driver.close());
+    steps.add("analysts' Neo4j driver", () => container.analystDriver.close());
     await ensureReachable('PostgreSQL', databaseUrl, () => container.db.raw('SELECT 1'));
     await ensureReachable('Neo4j', neo4jUri, () => container.driver.verifyConnectivity({ database: config.neo4jDatabase }));
 
@@ -141,13 +137,9 @@ export async function openStores(config: AppConfig, logger: Logger, { owner = fa
 /** `clock`: the time the service reads for expiries (a test moves it on). */
 export async function startService(config: AppConfig, logger: Logger, { clock = systemClock }: { clock?: Clock } = {}): Promise<RunningService> {
   const { container, afterCrash, close } = await openStores(config, logger, { owner: true, clock });
-  const cleanups: (() => Promise<void>)[] = [close];
-  const stop = async () => {
-    for (const cleanup of cleanups.reverse()) {
-      await cleanup().catch((error: unknown) => logger.warn('error while stopping', { error }));
-    }
-    cleanups.length = 0;
-  };
+  const steps = new ShutdownSteps(logger);
+  steps.addSelfBounded('stores', close);
+  const stop = () => steps.run();
   try {
     await container.users.ensureAdministrator(config.adminUsername, config.adminPassword);
     if (afterCrash) {
@@ -157,10 +149,10 @@ export async function startService(config: AppConfig, logger: Logger, { clock = 
     }
     for (const feature of FEATURES) feature.jobs?.(container);
     await container.scheduler.start();
-    cleanups.push(() => container.scheduler.stop());
+    steps.add('job queue', () => container.scheduler.stop());
     for (const feature of FEATURES) {
       const stopFeature = await feature.start?.(container);
-      if (stopFeature) cleanups.push(stopFeature);
+      if (stopFeature) steps.add(feature.name, stopFeature);
     }
 
     let url: string | undefined;
@@ -171,9 +163,9 @@ export async function startService(config: AppConfig, logger: Logger, { clock = 
         onNotify: () => lookups.clear(), onListening: () => lookups.trust(), onLost: () => lookups.distrust(),
       }, logger);
       authChanges.start();
-      cleanups.push(() => authChanges.stop());
+      steps.add('auth_changes listener', () => authChanges.stop());
       const server = await listen(buildApp(container), config.port);
-      cleanups.push(() => closeServer(server));
+      steps.add('HTTP server', () => closeServer(server));
       const { port } = server.address() as AddressInfo;
       url = `http://127.0.0.1:${port}${config.contextPath}`;
       logger.info('service listening', { port, contextPath: config.contextPath || '/', roles: config.roles });

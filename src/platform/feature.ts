@@ -7,6 +7,8 @@
 import type { Router } from 'express';
 
 export interface Feature<Needs extends object, Provides extends object> {
+  /** Its folder's name, for the logs. */
+  name: string;
   /** Its services (named as the container names them), from the platform and earlier features'. */
   build(needs: Needs): Provides;
   /** Its routers, in the order they are tried. */

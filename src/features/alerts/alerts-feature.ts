@@ -13,6 +13,7 @@ import { RunFollowUp } from './run-follow-up.js';
 type Needs = Platform & { runs: RunHistory; runListeners: RunListeners; diagnosis: DiagnosisService };
 
 export const alertsFeature = defineFeature({
+  name: 'alerts',
   build({ db, config, logger, scheduler, runs, runListeners, diagnosis }: Needs) {
     const alerts = new AlertService({
       webhookUrl: config.alertWebhookUrl,

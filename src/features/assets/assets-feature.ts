@@ -15,6 +15,7 @@ import { SynthesizedAssetStore } from './synthesized-asset-store.js';
 type Needs = Platform & { audit: AuditLog; relationships: RelationshipReads; provenance: ProvenanceService };
 
 export const assetsFeature = defineFeature({
+  name: 'assets',
   build({ graph, db, rowCounts, audit }: Needs) {
     const assetGraph = new AssetGraphRepository(graph);
     const assetReadModel = new AssetReadModel(assetGraph, new SynthesizedAssetStore(db, rowCounts));

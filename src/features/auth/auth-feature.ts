@@ -21,6 +21,7 @@ import { UserService } from './user-service.js';
 import { UserStore } from './user-store.js';
 
 export const authFeature = defineFeature({
+  name: 'auth',
   build({ db, config, logger, clock }: Pick<Platform, 'db' | 'config' | 'logger' | 'clock'>) {
     const secrets = loadServiceSecrets(config, logger);
     const userStore = new UserStore(db);

@@ -9,6 +9,7 @@ import type { ChangeRetention } from './change-retention.js';
 import { changeRouter } from './change-router.js';
 
 export const changesFeature = defineFeature({
+  name: 'changes',
   build({ graph, assetReadModel }: Platform & { assetReadModel: AssetReadModel }) {
     const changeGraph = new ChangeGraphRepository(graph);
     const changeRetention: ChangeRetention = changeGraph;

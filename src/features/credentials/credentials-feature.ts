@@ -11,6 +11,7 @@ import { CredentialStore } from './credential-store.js';
 import { VaultCipher } from './vault-cipher.js';
 
 export const credentialsFeature = defineFeature({
+  name: 'credentials',
   build({ db, config, secrets, audit }: Pick<Platform, 'db' | 'config'> & { secrets: ServiceSecrets; audit: AuditLog }) {
     const store = new CredentialStore(db);
     // The kind of each credential (for diagnosis), never its secret.

@@ -23,6 +23,7 @@ function diagnosisProvider(config: AppConfig): DiagnosisProvider {
 }
 
 export const diagnosisFeature = defineFeature({
+  name: 'diagnosis',
   build: ({ db, config, logger, audit, runs, targetLookup, credentialKinds }: Needs) => ({
     diagnosis: new DiagnosisService(config.aiEnabled, diagnosisProvider(config), new DiagnosisStore(db), runs, targetLookup, credentialKinds, audit, logger),
   }),

@@ -39,6 +39,7 @@ function storeEndpoints(stores: StoreAddresses): Set<string> {
 }
 
 export const discoveryFeature = defineFeature({
+  name: 'discovery',
   build({ db, graph, rowCounts, scheduler, config, addresses, logger, audit, credentials, inventory, identities }: Needs) {
     const hostState = new HostStateStore(db);
     const targetStore = new TargetStore(db);

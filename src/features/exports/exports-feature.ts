@@ -9,6 +9,7 @@ import { ExportService } from './export-service.js';
 import { SubRecordExportStore } from './sub-record-export-store.js';
 
 export const exportsFeature = defineFeature({
+  name: 'exports',
   build: ({ copyPool, config, assetReads, relationships }: Platform & { assetReads: AssetReads; relationships: RelationshipReads }) => ({
     exports: new ExportService(assetReads, relationships, new SubRecordExportStore(copyPool), config.storeTimeoutMs),
   }),

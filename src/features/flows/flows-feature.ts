@@ -20,6 +20,7 @@ import { FlowStore, type FlowRetention } from './flow-store.js';
 type Needs = Platform & { inventory: InventoryWriter; identities: IdentityLookup; assetReads: AssetReads };
 
 export const flowsFeature = defineFeature({
+  name: 'flows',
   build({ db, graph, flowPool, config, logger, metrics, inventory, identities, assetReads }: Needs) {
     const flowStore = new FlowStore(flowPool, {
       addresses: { capacity: config.flowsMaxCachedAddresses, ttlMs: config.flowsCachedAddressTtlSeconds * 1000 },

@@ -9,6 +9,7 @@ import { graphQueryRouter } from './graph-query-router.js';
 import { GraphQueryService } from './graph-query-service.js';
 
 export const graphQueryFeature = defineFeature({
+  name: 'graph-query',
   build: ({ analystDriver, graph, logger, metrics, config, audit }: Platform & { audit: AuditLog }) => ({
     graphQueries: new GraphQueryService(
       new AdHocQueryGraphRepository(analystDriver, graph, logger.child({ module: 'graph-query' })),

@@ -5,6 +5,7 @@ import { healthRouter } from './health-router.js';
 import { HealthService } from './health-service.js';
 
 export const healthFeature = defineFeature({
+  name: 'health',
   build: ({ db, driver, config }: Platform) => ({ health: new HealthService(db, driver, config.neo4jDatabase) }),
   routes: ({ health }) => [healthRouter(health)],
 });

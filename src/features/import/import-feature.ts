@@ -6,6 +6,7 @@ import { importRouter } from './import-router.js';
 import { ImportService } from './import-service.js';
 
 export const importFeature = defineFeature({
+  name: 'import',
   build: ({ config, inventory }: Platform & { inventory: InventoryWriter }) => ({
     importer: new ImportService(inventory, {
       maxAgeDays: Math.min(config.agingInactiveAfterDays, config.retentionSubAssetDays),

@@ -10,6 +10,7 @@ import { InsightService } from './insight-service.js';
 import { InsightStore } from './insight-store.js';
 
 export const insightsFeature = defineFeature({
+  name: 'insights',
   build: ({ graph, db, assetReads }: Platform & { assetReads: AssetReads }) => ({
     insights: new InsightService(INSIGHT_FEEDS, new InsightGraphRepository(graph), new InsightStore(db), assetReads),
   }),

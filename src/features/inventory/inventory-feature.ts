@@ -22,6 +22,7 @@ import { SubRecordStore } from './sub-record-store.js';
 import { UnwrittenAssetSweep } from './unwritten-asset-sweep.js';
 
 export const inventoryFeature = defineFeature({
+  name: 'inventory',
   build({ db, graph, config, audit }: Platform & { audit: AuditLog }) {
     const identityStore = new IdentityStore(db);
     const nameStore = new AssetNameStore(db);

@@ -15,6 +15,7 @@ import { RetentionSweep } from './retention-sweep.js';
 type Needs = Platform & { audit: AuditLog; inventory: InventoryWriter; assetNames: AssetNameIndex; changeRetention: ChangeRetention; unwrittenAssets: UnwrittenAssetSweep };
 
 export const maintenanceFeature = defineFeature({
+  name: 'maintenance',
   build: ({ db, graph, rowCounts, config, logger, inventory, assetNames, changeRetention, unwrittenAssets }: Needs) => ({
     maintenance: new MaintenanceJobs(
       new RetentionSweep(db, graph, rowCounts, assetNames, changeRetention, unwrittenAssets, { subAssetDays: config.retentionSubAssetDays, retiredDays: config.retentionRetiredDays }),

@@ -9,6 +9,7 @@ import { registerOperationalGauges, type OperationalSources } from './operationa
 type Needs = Platform & { runs: { countByStatus: OperationalSources['runsByStatus'] } };
 
 export const metricsFeature = defineFeature({
+  name: 'metrics',
   build({ metrics, scheduler, runs, addresses }: Needs) {
     registerOperationalGauges(metrics, {
       queueDepth: () => scheduler.queueDepth(),

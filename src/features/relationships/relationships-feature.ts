@@ -6,6 +6,7 @@ import { RelationshipGraphRepository } from './relationship-graph-repository.js'
 import { relationshipRouter } from './relationship-router.js';
 
 export const relationshipsFeature = defineFeature({
+  name: 'relationships',
   build({ graph, metrics }: Platform) {
     const readAheads = metrics.counter({
       name: 'list_read_ahead_pages_total',

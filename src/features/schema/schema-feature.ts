@@ -5,6 +5,7 @@ import { schemaRouter } from './schema-router.js';
 import { SchemaService } from './schema-service.js';
 
 export const schemaFeature = defineFeature({
+  name: 'schema',
   build: ({ assetReads }: { assetReads: AssetReads }) => ({ schema: new SchemaService(assetReads) }),
   routes: ({ schema }) => [schemaRouter(schema)],
 });

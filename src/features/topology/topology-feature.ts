@@ -9,6 +9,7 @@ import { topologyRouter } from './topology-router.js';
 import { TopologyService } from './topology-service.js';
 
 export const topologyFeature = defineFeature({
+  name: 'topology',
   build: ({ graph, db, assetReads, assetReadModel }: Platform & { assetReads: AssetReads; assetReadModel: AssetReadModel }) => ({
     topology: new TopologyService(new TopologyGraphRepository(graph), assetReads, assetReadModel, new InterfaceLinkStore(db)),
   }),
