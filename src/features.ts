@@ -24,6 +24,7 @@ import { metricsFeature } from './features/metrics/metrics-feature.js';
 import { relationshipsFeature } from './features/relationships/relationships-feature.js';
 import { schemaFeature } from './features/schema/schema-feature.js';
 import { topologyFeature } from './features/topology/topology-feature.js';
+import { viewsFeature } from './features/views/views-feature.js';
 
 export const FEATURES = [
   healthFeature,
@@ -45,4 +46,5 @@ export const FEATURES = [
   metricsFeature,
   flowsFeature,
   graphQueryFeature,
+  viewsFeature,
 ] as const;

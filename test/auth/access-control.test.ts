@@ -76,6 +76,11 @@ const RULES: Record<string, Rule> = {
   getFlowTopTalkers: 'SIGNED_IN',
   getFlowConversations: 'SIGNED_IN',
   listFlowExporters: 'SIGNED_IN',
+  listSavedViews: 'SIGNED_IN',
+  createSavedView: 'SIGNED_IN',
+  getSavedView: 'SIGNED_IN',
+  updateSavedView: 'SIGNED_IN',
+  deleteSavedView: 'SIGNED_IN',
   ...Object.fromEntries(
     ['Assets', 'Relationships', 'Software', 'Processes', 'Services', 'Interfaces', 'InterfaceConnections'].flatMap((d) => ['Csv', 'Json'].map((f) => [`export${d}${f}`, ['API_USER', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'] as Role[]])),
   ),

@@ -1,18 +1,13 @@
 // Sign-in and sign-out of browser sessions, and what a principal sees of itself: /me, its
 // password and its own API tokens.
 import { Router } from 'express';
-import { BadRequestError, ConflictError } from '../../platform/errors.js';
+import { BadRequestError } from '../../platform/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest } from '../../platform/http/pagination.js';
 import type { ApiTokenService } from './api-token-service.js';
 import type { AuthService } from './auth-service.js';
-import { actorOf, beginSession, clientIp, endSession } from './authentication-middleware.js';
+import { actorOf, beginSession, clientIp, endSession, userOf } from './authentication-middleware.js';
 import type { Principal } from './roles.js';
 import { toUserView, type UserService } from './user-service.js';
-
-function userOnly(principal: Principal | undefined, what: string): Principal {
-  if (!principal || principal.kind !== 'USER') throw new ConflictError(`An integration key has no ${what}: it is not a user.`);
-  return principal;
-}
 
 export function authRouter(auth: AuthService, users: UserService, tokens: ApiTokenService, cookiePath: string): Router {
   const router = Router();
@@ -46,26 +41,26 @@ export function authRouter(auth: AuthService, users: UserService, tokens: ApiTok
   });
 
   router.put('/api/v1/me/password', async (req, res) => {
-    const p = userOnly(req.principal, 'password');
+    const p = userOf(req, 'password');
     await users.changeOwnPassword(actorOf(req), p.id, req.body.currentPassword, req.body.newPassword);
     res.status(204).end();
   });
 
   router.get('/api/v1/me/tokens', async (req, res) => {
-    const p = userOnly(req.principal, 'user tokens');
+    const p = userOf(req, 'user tokens');
     const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const { rows, total } = await tokens.list({ kind: 'USER_TOKEN', userId: p.id }, page.page, page.size);
     res.json(pageEnvelope(req, rows, total, page));
   });
 
   router.post('/api/v1/me/tokens', async (req, res) => {
-    const p = userOnly(req.principal, 'user tokens');
+    const p = userOf(req, 'user tokens');
     const created = await tokens.createUserToken(actorOf(req), p.id, req.body.name, req.body.expiresAt);
     res.status(201).json({ data: created });
   });
 
   router.delete('/api/v1/me/tokens/:tokenId', async (req, res) => {
-    const p = userOnly(req.principal, 'user tokens');
+    const p = userOf(req, 'user tokens');
     res.json({ data: await tokens.revoke(actorOf(req), req.params.tokenId, { kind: 'USER_TOKEN', userId: p.id }) });
   });
 

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
+import { ConflictError } from '../../platform/errors.js';
 import type { SessionStore } from '../../platform/http/session-store.js';
 import type { Actor } from './audit-log.js';
 import type { AuthService, SessionData as AuthSessionData } from './auth-service.js';
@@ -71,6 +72,13 @@ export function actorOf(req: Request): Actor {
   const p = req.principal;
   const ip = clientIp(req);
   return p ? { kind: p.kind, id: p.id, name: p.name, ip } : { kind: 'ANONYMOUS', ip };
+}
+
+/** The calling user; an integration key, which is no user, is answered 409 for `what` (a user's own). */
+export function userOf(req: Request, what: string): Principal {
+  const p = req.principal;
+  if (!p || p.kind !== 'USER') throw new ConflictError(`An integration key has no ${what}: it is not a user.`);
+  return p;
 }
 
 export function authenticationMiddleware(auth: AuthService, sessions: RequestHandler, absoluteHours: number): RequestHandler {

@@ -90,6 +90,41 @@ export interface paths {
      */
     delete: operations["revokeMyToken"];
   };
+  "/api/v1/views": {
+    /**
+     * The caller's saved views, by name
+     * @description The views the caller saved, ordered by name, of one list or of all. A user's own: an integration key, which is no user, is answered 409.
+     */
+    get: operations["listSavedViews"];
+    /**
+     * Save a view
+     * @description Saves the caller's view of a list: its filters (the list's own query parameters, as the list page sends them; another is a 400), the columns shown and the order. A user keeps at most 100 views, and their names are unique per list (409 otherwise).
+     */
+    post: operations["createSavedView"];
+  };
+  "/api/v1/views/{viewId}": {
+    /**
+     * One saved view (a shared link)
+     * @description Any view, for anyone signed in who has its id, so that a link to it can be shared; with its owner.
+     */
+    get: operations["getSavedView"];
+    /**
+     * Change one of the caller's views
+     * @description Replaces the view's name, list, filters, columns and order, as a save does. Another user's view is a 403 (save a copy instead).
+     */
+    put: operations["updateSavedView"];
+    /**
+     * Delete one of the caller's views
+     * @description Another user's view is a 403.
+     */
+    delete: operations["deleteSavedView"];
+    parameters: {
+      path: {
+        /** @example 3c9e51d2-6f0a-4b87-9d13-a52e7c804f6b */
+        viewId: string;
+      };
+    };
+  };
   "/api/v1/users": {
     /**
      * Users
@@ -1781,6 +1816,93 @@ export interface components {
       csrfToken?: string;
       user?: components["schemas"]["User"];
     };
+    /**
+     * @description The list page a view shapes.
+     * @enum {string}
+     */
+    ViewList: "ASSETS" | "RELATIONSHIPS";
+    SavedViewInput: {
+      /**
+       * @description No space at either end.
+       * @example Linux hosts in Paris
+       */
+      name: string;
+      list: components["schemas"]["ViewList"];
+      /**
+       * @description The list's query parameters by name, each value as the query string holds it (several values of a filter comma-separated); none if left out.
+       * @example {
+       *   "type": "PHYSICAL_HOST,VM",
+       *   "site": "paris-1"
+       * }
+       */
+      filters?: {
+        [key: string]: string;
+      };
+      /**
+       * @description The columns shown, in order (a field of the list, or customAttributes.<key>); the page's own if left out.
+       * @example [
+       *   "displayName",
+       *   "assetType",
+       *   "osName",
+       *   "customAttributes.memoryMb"
+       * ]
+       */
+      columns?: string[];
+      /**
+       * @description The order, field,asc or field,desc; the list's own if null or left out.
+       * @example displayName,asc
+       */
+      sort?: string | null;
+    };
+    SavedView: {
+      /**
+       * Format: uuid
+       * @example 3c9e51d2-6f0a-4b87-9d13-a52e7c804f6b
+       */
+      id: string;
+      /** @example Linux hosts in Paris */
+      name: string;
+      list: components["schemas"]["ViewList"];
+      /**
+       * @example {
+       *   "type": "PHYSICAL_HOST,VM",
+       *   "site": "paris-1"
+       * }
+       */
+      filters: {
+        [key: string]: string;
+      };
+      /**
+       * @example [
+       *   "displayName",
+       *   "assetType",
+       *   "osName"
+       * ]
+       */
+      columns: string[];
+      /** @example displayName,asc */
+      sort: string | null;
+      /** @description The user who saved it, who alone may change it. */
+      owner: {
+        /**
+         * Format: uuid
+         * @example 8a1f4c2e-5b7d-4e90-a3c6-1d2e3f4a5b6c
+         */
+        id: string;
+        /** @example jdoe */
+        username: string;
+      };
+      /**
+       * Format: date-time
+       * @example 2026-11-27T09:30:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T09:45:00.000Z
+       */
+      updatedAt: string;
+    };
     NewToken: {
       /** @example cmdb-sync */
       name: string;
@@ -2926,6 +3048,14 @@ export interface components {
     };
   };
   responses: {
+    /** @description The view. */
+    SavedView: {
+      content: {
+        "application/json": {
+          data: components["schemas"]["SavedView"];
+        };
+      };
+    };
     /** @description The representation has not changed since the one whose ETag the request sent in If-None-Match; no body. */
     NotModified: {
       headers: {
@@ -3401,6 +3531,121 @@ export interface operations {
     };
     responses: {
       200: components["responses"]["Token"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * The caller's saved views, by name
+   * @description The views the caller saved, ordered by name, of one list or of all. A user's own: an integration key, which is no user, is answered 409.
+   */
+  listSavedViews: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+        /**
+         * @description The list the views shape.
+         * @example ASSETS
+         */
+        list?: components["schemas"]["ViewList"];
+      };
+    };
+    responses: {
+      /** @description A page of views. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PageEnvelope"] & {
+            data: components["schemas"]["SavedView"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * Save a view
+   * @description Saves the caller's view of a list: its filters (the list's own query parameters, as the list page sends them; another is a 400), the columns shown and the order. A user keeps at most 100 views, and their names are unique per list (409 otherwise).
+   */
+  createSavedView: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SavedViewInput"];
+      };
+    };
+    responses: {
+      201: components["responses"]["SavedView"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * One saved view (a shared link)
+   * @description Any view, for anyone signed in who has its id, so that a link to it can be shared; with its owner.
+   */
+  getSavedView: {
+    parameters: {
+      path: {
+        /** @example 3c9e51d2-6f0a-4b87-9d13-a52e7c804f6b */
+        viewId: string;
+      };
+    };
+    responses: {
+      200: components["responses"]["SavedView"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Change one of the caller's views
+   * @description Replaces the view's name, list, filters, columns and order, as a save does. Another user's view is a 403 (save a copy instead).
+   */
+  updateSavedView: {
+    parameters: {
+      path: {
+        /** @example 3c9e51d2-6f0a-4b87-9d13-a52e7c804f6b */
+        viewId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SavedViewInput"];
+      };
+    };
+    responses: {
+      200: components["responses"]["SavedView"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * Delete one of the caller's views
+   * @description Another user's view is a 403.
+   */
+  deleteSavedView: {
+    parameters: {
+      path: {
+        /** @example 3c9e51d2-6f0a-4b87-9d13-a52e7c804f6b */
+        viewId: string;
+      };
+    };
+    responses: {
+      /** @description Deleted. */
+      204: {
+        content: never;
+      };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];

@@ -21,6 +21,24 @@ export function loadApiDocument(contextPath: string): OpenApiDocument {
   return doc;
 }
 
+interface ParameterObject {
+  name?: string;
+  in?: string;
+  $ref?: string;
+}
+
+/** The names of the query parameters of an operation of the document (its own and those it references). */
+export function queryParameterNames(doc: OpenApiDocument, operationId: string): string[] {
+  const shared = ((doc.components as { parameters?: Record<string, ParameterObject> } | undefined)?.parameters) ?? {};
+  for (const item of Object.values(doc.paths) as Record<string, { operationId?: string; parameters?: ParameterObject[] }>[]) {
+    const operation = Object.values(item).find((o) => o.operationId === operationId);
+    if (!operation) continue;
+    const parameters = (operation.parameters ?? []).map((p) => (p.$ref ? shared[p.$ref.replace('#/components/parameters/', '')] : p));
+    return parameters.flatMap((p) => (p?.in === 'query' && p.name ? [p.name] : []));
+  }
+  throw new Error(`api.yaml has no operation ${operationId}`);
+}
+
 // Compiled route patterns kept (compileRoutePatternsOnce).
 const ROUTE_PATTERNS_KEPT = 1000;
 
