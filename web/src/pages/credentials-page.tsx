@@ -16,6 +16,7 @@ const KINDS: Record<Credential['kind'], { settings: string[]; secrets: string[] 
   WINRM: { settings: ['username'], secrets: ['password'] },
   HTTP_BASIC: { settings: ['username', 'baseUrl'], secrets: ['password'] },
   CLOUD_ACCESS_KEY: { settings: ['provider', 'accessKeyId', 'region', 'tenantId'], secrets: ['secretAccessKey'] },
+  DNS_TSIG: { settings: ['keyName', 'algorithm'], secrets: ['secret'] },
 };
 
 function CredentialForm({ credential, onDone }: { credential?: Credential; onDone: () => void }) {
