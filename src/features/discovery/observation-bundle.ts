@@ -129,7 +129,7 @@ function addAddressFacts(bundle: Required<Omit<InventoryBundle, 'seen' | 'links'
         keys.add(address);
         bundle.assets.push({ key: address, assetType: 'UNKNOWN_ENDPOINT', displayName: fqdn ?? address, ipAddresses: [address], customAttributes: {} });
       }
-      const values = factValues({ ...(fqdn ? { fqdn } : {}), customAttributes: attributes });
+      const values = factValues({ ...(fqdn ? { fqdn } : {}), ipAddresses: [address], customAttributes: attributes });
       sets.set(address, [...(sets.get(address) ?? []), { source: method.toLowerCase(), values }]);
     }
   }
