@@ -15,6 +15,7 @@ const SETTINGS: Record<CredentialKind, Record<string, unknown>> = {
   WINRM: { username: 'Administrator', port: 5986, useTls: true },
   HTTP_BASIC: { username: 'vcenter-reader', baseUrl: 'https://vcenter.example.com' },
   CLOUD_ACCESS_KEY: { provider: 'AWS', accessKeyId: 'AKIAEXAMPLE', region: 'eu-west-1' },
+  DNS_TSIG: { keyName: 'transfer-key', algorithm: 'hmac-sha256' },
 };
 
 const marker = (label: string) => `MARKER${randomBytes(8).toString('hex')}${label.replace(/\W/g, '')}`;

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { components } from '../../platform/http/api-types.js';
 
-export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY'] as const;
+export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The kinds of some credentials, by id (a diagnosis names the kinds a run tried). */
@@ -63,6 +63,15 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
       tenantId: z.string().max(128).optional(),
     }),
     secrets: { secretAccessKey: always },
+  },
+  // A TSIG key (RFC 8945) for zone transfers: its name as the DNS server knows it, its secret in base64.
+  DNS_TSIG: {
+    description: 'A TSIG key (RFC 8945, HMAC-SHA256) that a DNS server asks of a zone transfer: its name, and its secret in base64.',
+    settings: z.strictObject({
+      keyName: z.string().max(253).regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/, 'a key name such as transfer-key or xfr.example.com'),
+      algorithm: z.enum(['hmac-sha256']).optional(),
+    }),
+    secrets: { secret: always },
   },
 };
 

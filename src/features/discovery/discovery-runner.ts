@@ -110,10 +110,12 @@ export class DiscoveryRunner {
     })();
     const credentials = new Map<InventoryMethod, RunCredentials>();
     for (const { method } of INVENTORY_CONNECTORS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
+    // A method whose credentials are optional (DNS) is tried without one.
+    const required = new Set<string>(INVENTORY_CONNECTORS.filter((c) => !c.credentialsOptional).map((c) => c.method));
     const runErrors = [...credentials].flatMap(([method, c]): RunError[] =>
-      c.isEmpty() ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
+      c.isEmpty() && required.has(method) ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
     );
-    for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty()) credentials.delete(method);
+    for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty() && required.has(method)) credentials.delete(method);
 
     const results: AddressResult[] = [];
     const inventory = semaphore(this.settings.hostConcurrency);
@@ -183,11 +185,16 @@ export class DiscoveryRunner {
           result.attempted.push(method);
           continue;
         }
-        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, port, settings: target.settings[method] ?? {}, deadline };
-        const outcome = offered.length ? await connector.collect(request, this.environment) : { errors };
-        const gotIn = outcome.observation ?? outcome.estate;
+        const probe = async (address: string) => (await sweep(address, sweepOptions)).responding;
+        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, port, settings: target.settings[method] ?? {}, deadline, probe };
+        const tried = offered.length > 0 || connector.credentialsOptional === true;
+        // Without a credential, an optional one's offer says only what went wrong with those there were.
+        const offerErrors = offered.length ? errors : errors.filter((e) => e.code !== 'NO_CREDENTIALS');
+        const outcome = tried ? await connector.collect(request, this.environment) : { errors };
+        const gotIn = outcome.observation ?? outcome.estate ?? outcome.addressFacts;
         if (outcome.observation) result.observations.push(outcome.observation);
         if (outcome.estate) (result.estates ??= []).push(outcome.estate);
+        if (outcome.addressFacts) (result.addressFacts ??= []).push(outcome.addressFacts);
         if (gotIn) {
           result.responding = true;
           if (outcome.credentialId) await this.hostState.remember(result.address, method, outcome.credentialId);
@@ -196,7 +203,7 @@ export class DiscoveryRunner {
         const silent = !gotIn && outcome.errors.every((e) => (connector.silentCodes as readonly string[]).includes(e.code));
         if (silent && !expected) continue;
         result.attempted.push(method);
-        result.errors.push(...(offered.length ? errors : []), ...outcome.errors);
+        result.errors.push(...(tried ? offerErrors : []), ...outcome.errors);
       }
       return result;
     });

@@ -2,7 +2,8 @@
 // reconciled. Connectors fill it from device output (untrusted text, already cleaned by
 // untrusted-text.ts); the runner merges the observations of one address and loads them through
 // the import path. `complete` names the scopes observed in full: only those may retire data.
-// A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation.
+// A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation;
+// one that reads facts of other addresses (DNS: the names a zone gives them) answers AddressFacts.
 // The connectors import this module and the registry imports them: nothing here imports the registry.
 import type { AssetType } from '../inventory/asset-taxonomy.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
@@ -111,10 +112,18 @@ export interface EstateObservation {
   complete: boolean;
 }
 
+/** What a connector read of the assets at other addresses than the one it asked: their names (DNS). */
+export interface AddressFacts {
+  method: ScanMethod;
+  /** Each address with its FQDN and other facts: loaded onto the asset that holds the address, or a new UNKNOWN_ENDPOINT. */
+  addresses: { address: string; fqdn?: string; attributes: Record<string, string> }[];
+}
+
 /** What a connector answers for one address: what it saw (if it got in), and what went wrong. */
 export interface ConnectorResult {
   observation?: HostObservation;
   estate?: EstateObservation;
+  addressFacts?: AddressFacts;
   errors: RunError[];
   /** The credential that worked, remembered for the address. */
   credentialId?: string;

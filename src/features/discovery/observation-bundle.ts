@@ -7,7 +7,7 @@ import { CUSTOM_PREFIX, factValues, type FactSet } from '../inventory/asset-fact
 import { categoryOf } from '../inventory/asset-taxonomy.js';
 import type { BundleAsset, BundleLink, BundleRelationship, CompleteReads, EstateScope, InventoryBundle } from '../inventory/inventory-bundle.js';
 import { inventoryConnector } from './connectors/registry.js';
-import type { EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
+import type { AddressFacts, EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
 import type { RunError } from './run-record.js';
 
 /** What a run learnt of one address. */
@@ -22,6 +22,8 @@ export interface AddressResult {
   observations: HostObservation[];
   /** What managers at this address reported (none when left out). */
   estates?: EstateObservation[];
+  /** What connectors at this address read of other addresses (DNS names; none when left out). */
+  addressFacts?: AddressFacts[];
   errors: RunError[];
 }
 
@@ -100,15 +102,37 @@ export function translateRun(results: AddressResult[], context: TranslationConte
   const endpoints = swept.filter((r) => r.responding && !context.known.has(r.address));
   const estates = results.flatMap((r) => (r.estates ?? []).map((e) => ({ ...e, address: r.address })));
   const bundle = bundleOf(hosts, endpoints, estates, results, context.observedAt);
+  const factSets = factSetsOf(bundle, results, endpoints, estates);
+  addAddressFacts(bundle, factSets, results.flatMap((r) => r.addressFacts ?? []));
   return {
     bundle: {
       ...bundle,
       links: communications(hosts, context),
       seen: swept.filter((r) => r.responding).flatMap((r) => context.known.get(r.address) ?? []),
     },
-    factSets: factSetsOf(bundle, results, endpoints, estates),
+    factSets,
     reads: { ...retiredScopes(hosts), estates: estates.map(estateScope) },
   };
+}
+
+/**
+ * The facts connectors read of other addresses (DNS names), each as its method's own, on the entry
+ * of the address: the host or endpoint of the run at it, else a new entry known by the address
+ * alone (matched to the asset that holds it, or a new UNKNOWN_ENDPOINT). The names are facts, not
+ * identity: a name that moves to another address never merges two assets.
+ */
+function addAddressFacts(bundle: Required<Omit<InventoryBundle, 'seen' | 'links'>>, sets: Map<string, FactSet[]>, read: AddressFacts[]): void {
+  const keys = new Set(bundle.assets.map((a) => a.key));
+  for (const { method, addresses } of read) {
+    for (const { address, fqdn, attributes } of addresses) {
+      if (!keys.has(address)) {
+        keys.add(address);
+        bundle.assets.push({ key: address, assetType: 'UNKNOWN_ENDPOINT', displayName: fqdn ?? address, ipAddresses: [address], customAttributes: {} });
+      }
+      const values = factValues({ ...(fqdn ? { fqdn } : {}), ipAddresses: [address], customAttributes: attributes });
+      sets.set(address, [...(sets.get(address) ?? []), { source: method.toLowerCase(), values }]);
+    }
+  }
 }
 
 function bundleOf(hosts: Map<string, HostObservation>, endpoints: AddressResult[], estates: EstateAt[], results: AddressResult[], observedAt: string): Required<Omit<InventoryBundle, 'seen' | 'links'>> {

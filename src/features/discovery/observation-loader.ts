@@ -12,11 +12,15 @@ import type { ScanGraphRepository, ScanOutcome } from './scan-graph-repository.j
 export const DISCOVERY_SOURCE = 'discovery';
 const DISCOVERY_ACTOR = { kind: 'SYSTEM' as const, name: 'discovery' };
 
+/** The methods that got in at an address: read it, its estate, or other addresses from it. */
+const methodsIn = (result: AddressResult) => new Set([...result.observations, ...(result.estates ?? []), ...(result.addressFacts ?? [])].map((o) => o.method));
+
 function outcomeOf(result: AddressResult): ScanOutcome {
-  const gotIn = new Set([...result.observations, ...(result.estates ?? [])].map((o) => o.method));
+  const gotIn = methodsIn(result);
   if (result.attempted.length === 0) return result.responding ? 'SUCCESS' : 'FAILED';
   if (gotIn.size === 0) return 'FAILED';
-  return gotIn.size < result.attempted.length || result.errors.length > 0 ? 'PARTIAL' : 'SUCCESS';
+  // An error of another address (a stale DNS record) says nothing of this host's scan.
+  return gotIn.size < result.attempted.length || result.errors.some((e) => e.address === null || e.address === result.address) ? 'PARTIAL' : 'SUCCESS';
 }
 
 /** The addresses of this machine: the connector's own SSH session shows among a host's connections. */
@@ -52,7 +56,7 @@ export class ObservationLoader {
       const id = own?.id ?? known.get(r.address);
       if (!id) continue;
       if (r.responding) respondingHost.add(r.address);
-      runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...new Set([...r.observations, ...(r.estates ?? [])].map((o) => o.method))], outcome: outcomeOf(r) });
+      runHosts.push({ address: r.address, assetId: id, created: own?.created ?? false, matchedBy: own ? own.matchedBy : 'IP_ADDRESS', methods: [...methodsIn(r)], outcome: outcomeOf(r) });
     }
     await Promise.all([this.scans.setOutcomes(runHosts.map((h) => ({ id: h.assetId, outcome: h.outcome })), observedAt), this.hostState.recordRunHosts(runId, runHosts)]);
     return {

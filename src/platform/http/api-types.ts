@@ -723,7 +723,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -733,7 +733,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -818,8 +818,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT and CONTAINERS are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS and DNS are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -902,7 +902,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -955,7 +955,7 @@ export interface components {
           meaning: string;
         }[];
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -973,6 +973,11 @@ export interface components {
        * @example 22
        */
       CONTAINERS?: number;
+      /**
+       * @description The TCP port of the DNS server the zones are transferred from.
+       * @example 53
+       */
+      DNS?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -994,14 +999,30 @@ export interface components {
          */
         uri?: string;
       };
+      DNS?: {
+        /** @description The zones to transfer (AXFR) from the DNS server at the target address. */
+        zones: string[];
+        /** @description Look up the PTR name of each address that answers, at the same server; true if left out. */
+        reverseLookups?: boolean;
+        /**
+         * @description How long the connect and each wait for data of a transfer may take (ms); service.discovery.connect-timeout-ms if left out.
+         * @example 5000
+         */
+        timeoutMs?: number;
+        /**
+         * @description Records read per zone at most; 10,000 if left out. A larger zone is read in part (DNS_ZONE_TRUNCATED).
+         * @example 10000
+         */
+        maxRecords?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT and CONTAINERS are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS and DNS are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1050,7 +1071,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -1073,6 +1094,8 @@ export interface components {
         LIBVIRT: number;
         /** @example 22 */
         CONTAINERS: number;
+        /** @example 53 */
+        DNS: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -2019,7 +2042,7 @@ export interface components {
         }[];
     };
     /** @enum {string} */
-    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY";
+    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG";
     /**
      * @description Non-secret fields of the kind (an unknown field is a 400):
      *
@@ -2032,6 +2055,7 @@ export interface components {
      * | WINRM | username, port, useTls | password |
      * | HTTP_BASIC (vCenter and other HTTP APIs) | username, baseUrl | password |
      * | CLOUD_ACCESS_KEY | provider (AWS, AZURE, GCP, OCI, OTHER), accessKeyId, region, tenantId | secretAccessKey |
+     * | DNS_TSIG (a TSIG key for DNS zone transfers) | keyName, algorithm (hmac-sha256) | secret (base64) |
      */
     CredentialSettings: {
       /** @example inventory */
@@ -2057,6 +2081,10 @@ export interface components {
       region?: string;
       /** @example 72f988bf-86f1-41af-91ab-2d7cd011db47 */
       tenantId?: string;
+      /** @example transfer-key */
+      keyName?: string;
+      /** @enum {string} */
+      algorithm?: "hmac-sha256";
       [key: string]: unknown;
     };
     /** @description Secret fields of the kind (see CredentialSettings). Write-only; never returned. In an update, null removes an optional secret. */
@@ -5693,7 +5721,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

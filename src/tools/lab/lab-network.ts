@@ -5,7 +5,8 @@
 // a Linux bridge): its lldpd sees them as LLDP neighbours and serves LLDP-MIB to its snmpd over
 // AgentX, and its bridge's learnt MACs are served as BRIDGE-MIB (snmpd has no BRIDGE-MIB of its
 // own: snmp-pass-persist.mjs serves what `bridge fdb` shows). `extraHosts` adds plain hosts (sshd
-// and snmpd only) for figures that need more hosts than three. Needs root.
+// and snmpd only) for figures that need more hosts than three; `dnsServer` adds ns, a plain host that
+// also runs Debian's bind9 (named) with the lab's zones (DNS_ZONES). Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,7 +27,7 @@ export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
 /** h1's lldpd has its control socket here (lldpd -u), not at the default place. */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
-const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named'];
 
 export interface TestHost {
   name: string;
@@ -44,10 +45,55 @@ export interface TestHost {
 export interface TestNetworkOptions {
   /** Plain hosts e1..eN at .101 onwards on the bridge, running sshd and snmpd only (0 by default). */
   extraHosts?: number;
+  /** The DNS server ns (DNS_SERVER_ADDRESS): a plain host that also runs named with the lab's zones. */
+  dnsServer?: boolean;
+}
+
+/** ns's address, where named answers on TCP and UDP port 53. */
+export const DNS_SERVER_ADDRESS = `${SUBNET}.14`;
+/** The TSIG key (hmac-sha256) that secure.test's transfer needs. */
+export const DNS_TSIG_KEY_NAME = 'inventory-xfr';
+export const DNS_TSIG_SECRET = Buffer.from('inventory-lab-tsig-secret-32byte').toString('base64');
+/**
+ * The lab's zones on ns: lab.test (transfer allowed to anyone), secure.test (only with the TSIG
+ * key), closed.test (no transfer at all), and the reverse zone of the lab subnet (not transferred;
+ * it answers PTR queries). .97 and .99 and fd77::99 hold nothing alive.
+ */
+export const DNS_ZONES: Record<string, { transfer: 'any' | 'key' | 'none'; records: string[] }> = {
+  'lab.test': {
+    transfer: 'any',
+    records: [
+      `ns A ${SUBNET}.14`, `h1 A ${SUBNET}.11`, `h2 A ${SUBNET}.12`, `sw A ${SUBNET}.13`, `mail A ${SUBNET}.12`, 'www CNAME h2',
+      `api A ${SUBNET}.11`, `api A ${SUBNET}.12`, `gone A ${SUBNET}.99`, 'gone6 AAAA fd77::99', 'txt TXT "not an address"',
+    ],
+  },
+  'secure.test': { transfer: 'key', records: [`db A ${SUBNET}.11`, `old A ${SUBNET}.97`] },
+  'closed.test': { transfer: 'none', records: [`hidden A ${SUBNET}.11`] },
+  [`${SUBNET.split('.').reverse().join('.')}.in-addr.arpa`]: { transfer: 'none', records: ['11 PTR h1.lab.test.', '12 PTR h2.lab.test.', '13 PTR sw.lab.test.'] },
+};
+
+/** named's configuration and zone files for ns, in its folder. */
+async function writeDnsServer(hostDir: string): Promise<string> {
+  const zones = Object.entries(DNS_ZONES);
+  await sh(`mkdir -p ${hostDir}`);
+  for (const [zone, { records }] of zones) {
+    await writeFile(path.join(hostDir, `${zone}.zone`), ['$TTL 300', '@ SOA ns.lab.test. hostmaster.lab.test. 2026112701 3600 600 86400 300', '@ NS ns.lab.test.', ...records, ''].join('\n'));
+  }
+  const transfer = { any: 'any;', key: `key ${DNS_TSIG_KEY_NAME};`, none: 'none;' };
+  await writeFile(path.join(hostDir, 'named.conf'), [
+    `options { directory "${hostDir}"; pid-file "${hostDir}/named.pid"; session-keyfile "${hostDir}/session.key"; listen-on port 53 { ${DNS_SERVER_ADDRESS}; }; listen-on-v6 { none; }; recursion no; dnssec-validation no; allow-transfer { none; }; };`,
+    'controls { };',
+    `key "${DNS_TSIG_KEY_NAME}" { algorithm hmac-sha256; secret "${DNS_TSIG_SECRET}"; };`,
+    ...zones.map(([zone, { transfer: t }]) => `zone "${zone}" { type primary; file "${hostDir}/${zone}.zone"; allow-transfer { ${transfer[t]} }; };`),
+    '',
+  ].join('\n'));
+  return `/usr/sbin/named -4 -g -c ${hostDir}/named.conf > ${hostDir}/named.log 2>&1 &`;
 }
 
 export interface TestNetwork {
   hosts: Record<'h1' | 'h2' | 'sw', TestHost>;
+  /** ns, with dnsServer. */
+  dns?: TestHost;
   /** The hosts of `extraHosts`, e1..eN. */
   extraHosts: TestHost[];
   /** The private key of SCAN_USER (OpenSSH format). */
@@ -154,7 +200,7 @@ interface HostSpec {
 const EXTRA_HOSTS_FROM = 101;
 const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
-export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
+export async function startTestNetwork({ extraHosts = 0, dnsServer = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   await takeLock();
   await cleanUp();
@@ -180,19 +226,20 @@ export async function startTestNetwork({ extraHosts = 0 }: TestNetworkOptions = 
     await rm(LOCK, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, extraHosts, stop);
+    return await build(dir, inits, privateKey, extraHosts, dnsServer, stop);
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-async function build(dir: string, inits: ChildProcess[], privateKey: string, extraHosts: number, stop: () => Promise<void>): Promise<TestNetwork> {
+async function build(dir: string, inits: ChildProcess[], privateKey: string, extraHosts: number, dnsServer: boolean, stop: () => Promise<void>): Promise<TestNetwork> {
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
     { name: 'h2', octet: 12, lldpPorts: 'eth1', extra: `redis-server --bind ${SUBNET}.12 --port 6379 --save '' --appendonly no --daemonize no --protected-mode no > /dev/null 2>&1 &` },
     { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
+    ...(dnsServer ? [{ name: 'ns', octet: 14, extra: await writeDnsServer(path.join(dir, 'ns')) }] : []),
     ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
   ];
   const all = new Map<string, TestHost>();
@@ -278,7 +325,8 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
   await waitFor(async () => {
     for (const host of all.values()) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 " && ss -Hlnu | grep -q ":161 "'`);
     await sh(`ip netns exec ${PREFIX}-h2 sh -c 'ss -Hlnt | grep -q ":6379 "'`);
-  }, 'sshd, snmpd and redis-server listening in every host');
+    if (dnsServer) await sh(`ip netns exec ${PREFIX}-ns sh -c 'ss -Hlnt | grep -q ":53 "'`);
+  }, 'sshd, snmpd, redis-server (and named) listening in every host');
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
   await hosts.h1.exec(`redis-cli -h ${SUBNET}.12 subscribe inventory > /dev/null 2>&1 &`);
@@ -299,6 +347,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
   return {
     hosts,
     extraHosts: [...all.values()].slice(specs.length - extraHosts),
+    ...(dnsServer ? { dns: byName('ns') } : {}),
     privateKey,
     emptyAddress: `${SUBNET}.99`,
     stop,

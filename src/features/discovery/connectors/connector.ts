@@ -29,6 +29,11 @@ export interface CollectRequest {
   settings: Record<string, unknown>;
   /** The host's deadline (epoch ms). */
   deadline: number;
+  /**
+   * Whether anything answers at another address, by the run's own sweep (its ports, time-out, ICMP
+   * echo and the service's own endpoints left out): for a connector that finds addresses (DNS).
+   */
+  probe(address: string): Promise<boolean>;
 }
 
 /** Scan error codes with what each means and the diagnosis rule that explains a failed run it leads. */
@@ -56,6 +61,8 @@ export interface ProbeConnector<Errors extends ScanErrorTable = ScanErrorTable> 
 export interface InventoryConnector<Errors extends ScanErrorTable = ScanErrorTable> extends ConnectorBase<Errors> {
   stage: 'inventory';
   credentialKinds: readonly CredentialKind[];
+  /** Tried without a credential where none of its kinds is offered (DNS: a zone transfer needs a TSIG key only where the server asks for one). */
+  credentialsOptional?: boolean;
   defaultPort: number;
   /** The target's settings for this method (strict: an unknown field is a 400). */
   settings?: z.ZodType<Record<string, unknown>>;
