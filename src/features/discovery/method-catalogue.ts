@@ -18,6 +18,7 @@ export const METHOD_CATALOGUE: readonly MethodDescription[] = CONNECTORS.map((c)
     enabledByDefault: c.enabledByDefault,
     defaultPort: inventory?.defaultPort ?? null,
     credentialKinds: [...(inventory?.credentialKinds ?? [])],
+    credentialsOptional: inventory?.credentialsOptional ?? false,
     settings: inventory?.settings ? z.toJSONSchema(inventory.settings) : null,
     triedWhere: inventory?.triedWhere ?? null,
     errorCodes: Object.entries(c.errors).map(([code, definition]) => ({ code, meaning: definition.description })),

@@ -925,6 +925,8 @@ export interface components {
        * ]
        */
       credentialKinds: components["schemas"]["CredentialKind"][];
+      /** @description Tried without a credential where the target offers none of its kinds (DNS: a TSIG key only where the server asks for one); false: such an address is left out (NO_CREDENTIALS). */
+      credentialsOptional: boolean;
       /**
        * @description The JSON Schema (draft 2020-12) of a target's settings.<method>; null when the method takes none.
        * @example {
