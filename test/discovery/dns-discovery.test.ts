@@ -9,7 +9,7 @@ import type { ApiClient } from '../support/api-client.js';
 import { createTarget, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
 import {
-  DNS_SERVER_ADDRESS, DNS_TSIG_KEY_NAME, DNS_TSIG_SECRET, LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, SUBNET, type TestNetwork,
+  DNS_SERVER_ADDRESS, DNS_TSIG_KEY_NAME, DNS_TSIG_SECRET, DNS_ZONES, LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, SUBNET, type TestNetwork,
 } from '../../src/tools/lab/lab-network.js';
 
 const unavailable = await networkUnavailable();
@@ -119,11 +119,17 @@ describePeers('discovery of DNS zones (bind9 on a namespace host)', () => {
 
   it('changes and retires nothing on a partial read: a zone refused, or a zone larger than maxRecords', async () => {
     const before = await inventory();
-    for (const [settings, code] of [[{ zones: ['lab.test', 'secure.test', 'closed.test'] }, 'DNS_TRANSFER_REFUSED'], [{ zones: ['lab.test', 'secure.test'], maxRecords: 3 }, 'DNS_ZONE_TRUNCATED']] as const) {
+    // maxRecords bounds the read of all zones together: lab.test's records (its SOA, NS and own) fill it, and secure.test is not read.
+    const labRecords = DNS_ZONES['lab.test']!.records.length + 2;
+    for (const [settings, code, stage] of [
+      [{ zones: ['lab.test', 'secure.test', 'closed.test'] }, 'DNS_TRANSFER_REFUSED', 'collect:closed.test'],
+      [{ zones: ['lab.test', 'secure.test'], maxRecords: 3 }, 'DNS_ZONE_TRUNCATED', 'collect:lab.test'],
+      [{ zones: ['lab.test', 'secure.test'], maxRecords: labRecords }, 'DNS_ZONE_TRUNCATED', 'collect:secure.test'],
+    ] as const) {
       expect((await api.put(`/api/v1/discovery/targets/${targetId}`, { settings: { DNS: settings } })).status).toBe(200);
       const run = await scan(targetId);
       expect(run.status).toBe('COMPLETED_WITH_ERRORS');
-      expect(await errorsOf(run.id)).toContainEqual({ address: NS, method: 'DNS', stage: expect.stringMatching(/^collect:/), code });
+      expect(await errorsOf(run.id)).toContainEqual({ address: NS, method: 'DNS', stage, code });
       const after = await inventory();
       expect({ ...after, times: undefined }).toEqual({ ...before, times: undefined });
       // Not even the DNS facts' times moved: a partial read loads no names.

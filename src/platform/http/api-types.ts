@@ -1012,7 +1012,7 @@ export interface components {
          */
         timeoutMs?: number;
         /**
-         * @description Records read per zone at most; 10,000 if left out. A larger zone is read in part (DNS_ZONE_TRUNCATED).
+         * @description Records read at most, all zones together; 10,000 if left out. Zones that bring more are read in part (DNS_ZONE_TRUNCATED), and the scan loads no names.
          * @example 10000
          */
         maxRecords?: number;

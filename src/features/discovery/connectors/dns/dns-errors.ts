@@ -76,10 +76,10 @@ export const DNS_ERRORS = {
     },
   },
   DNS_ZONE_TRUNCATED: {
-    description: 'A zone has more records than settings.DNS.maxRecords (or its transfer more octets than the limit); the scan loads no names, and changes none.',
+    description: 'The zones bring more records than settings.DNS.maxRecords, all together (or a transfer more octets than the limit); the scan loads no names, and changes none.',
     explanation: {
-      summary: 'A zone is larger than the limit of the target: the scan loaded no names, and the assets keep those of the last complete read.',
-      causes: ['The zone has more records than settings.DNS.maxRecords.', 'The transfer brought more than 64 MiB (a zone of very many or very large records).'],
+      summary: 'The zones are larger than the limit of the target: the scan loaded no names, and the assets keep those of the last complete read.',
+      causes: ['The zones have more records, all together, than settings.DNS.maxRecords.', 'The transfer brought more than 64 MiB (a zone of very many or very large records).'],
       actions: ["Raise the target's settings.DNS.maxRecords (up to 1,000,000).", 'Name smaller zones (delegated subzones) in settings.DNS.zones.'],
       confidence: 'HIGH',
     },

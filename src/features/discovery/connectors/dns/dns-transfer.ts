@@ -164,7 +164,7 @@ export async function transferZone(zone: string, options: TransferOptions): Prom
         } else if (!soaSeen) throw new DnsFormatError('the transfer does not begin with the SOA');
         if (records.length >= maxRecords) {
           believed = verifier ? believed : records.length;
-          return fail('DNS_ZONE_TRUNCATED', `${zone} has more than ${maxRecords} records (settings.DNS.maxRecords).`, records.slice(0, believed));
+          return fail('DNS_ZONE_TRUNCATED', `${zone} brought more records than the ${maxRecords} that settings.DNS.maxRecords left for it.`, records.slice(0, believed));
         }
         records.push(record);
       }

@@ -31,7 +31,7 @@ const settings = z.strictObject({
   zones: z.array(ZONE).min(1).max(100).describe('The zones to transfer (AXFR) from the server at the target address'),
   reverseLookups: z.boolean().optional().describe('Look up the PTR name of each address that answers, at the same server (true by default)'),
   timeoutMs: z.number().int().min(100).max(120_000).optional().describe('How long the connect and each wait for data of a transfer may take (ms; the connect time-out of the service by default)'),
-  maxRecords: z.number().int().min(1).max(1_000_000).optional().describe('Records read per zone at most (10,000 by default); a larger zone is read in part'),
+  maxRecords: z.number().int().min(1).max(1_000_000).optional().describe('Records read at most, all zones together (10,000 by default); more is a partial read'),
 });
 
 const DEFAULT_MAX_RECORDS = 10_000;
@@ -89,7 +89,14 @@ export async function collectDns({ address, credentials, port, settings: targetS
   let read = 0;
   let partial = false;
   for (const zone of [...new Set(own.zones.map((z) => z.toLowerCase().replace(/\.$/, '')))]) {
-    const transfer = await readZone(zone, keys, options);
+    // maxRecords bounds the whole read, every zone's records together.
+    const left = options.maxRecords - records.length;
+    if (left <= 0) {
+      errors.push(record('DNS_ZONE_TRUNCATED', `The zones before ${zone} brought the ${options.maxRecords} records of settings.DNS.maxRecords; ${zone} was not read. No names of this scan are loaded.`, address, `collect:${zone}`));
+      partial = true;
+      break;
+    }
+    const transfer = await readZone(zone, keys, { ...options, maxRecords: left });
     if (transfer.failure) {
       const failure: TransferFailure = transfer.failure;
       const stage = failure.code === 'DNS_TSIG_REFUSED' ? 'authenticate' : CONNECT_CODES.has(failure.code) ? 'connect' : `collect:${zone}`;
