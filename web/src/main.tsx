@@ -2,6 +2,7 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
+import { PageBoundary } from './components/page-boundary';
 import { MAY, SessionProvider, useSession } from './session';
 import { AdminPage } from './pages/admin-page';
 import { AssetDetailPage } from './pages/asset-detail-page';
@@ -45,24 +46,26 @@ function Shell() {
         </span>
       </header>
       <main id="main">
-        <Suspense fallback={<p className="muted">Loading…</p>}>
-          <Routes>
-            <Route path="/" element={<Navigate to="/assets" replace />} />
-            <Route path="/login" element={<Navigate to="/assets" replace />} />
-            <Route path="/assets" element={<AssetsPage />} />
-            <Route path="/assets/:id" element={<AssetDetailPage />} />
-            <Route path="/topology/:id" element={<TopologyPage />} />
-            <Route path="/discovery" element={<DiscoveryPage />} />
-            <Route path="/discovery/runs/:id" element={<RunPage />} />
-            <Route path="/insights" element={<InsightsPage />} />
-            <Route path="/credentials" element={<CredentialsPage />} />
-            <Route path="/admin" element={<AdminPage />} />
-            <Route path="/profile" element={<ProfilePage />} />
-            <Route path="/schema" element={<SchemaPage />} />
-            <Route path="/cypher" element={<CypherPage />} />
-            <Route path="*" element={<p>No such page.</p>} />
-          </Routes>
-        </Suspense>
+        <PageBoundary key={location.pathname}>
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <Routes>
+              <Route path="/" element={<Navigate to="/assets" replace />} />
+              <Route path="/login" element={<Navigate to="/assets" replace />} />
+              <Route path="/assets" element={<AssetsPage />} />
+              <Route path="/assets/:id" element={<AssetDetailPage />} />
+              <Route path="/topology/:id" element={<TopologyPage />} />
+              <Route path="/discovery" element={<DiscoveryPage />} />
+              <Route path="/discovery/runs/:id" element={<RunPage />} />
+              <Route path="/insights" element={<InsightsPage />} />
+              <Route path="/credentials" element={<CredentialsPage />} />
+              <Route path="/admin" element={<AdminPage />} />
+              <Route path="/profile" element={<ProfilePage />} />
+              <Route path="/schema" element={<SchemaPage />} />
+              <Route path="/cypher" element={<CypherPage />} />
+              <Route path="*" element={<p>No such page.</p>} />
+            </Routes>
+          </Suspense>
+        </PageBoundary>
       </main>
     </>
   );

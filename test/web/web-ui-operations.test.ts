@@ -1,0 +1,50 @@
+/// <reference lib="dom" />
+// The web UI for daily operations (issue 37): what broke a day's work there, each in Chromium
+// against the real service with a demo estate, each page checked with axe-core.
+import type { Browser } from 'playwright-core';
+import { demoEstate } from '../../src/tools/demo-estate.js';
+import { importEstate, LOOPED_ESTATE, type EstateIds } from '../support/estate.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, type Principals } from '../support/principals.js';
+import { startTestService, type TestService } from '../support/test-stores.js';
+import { expectAccessible, launch, openPage, signIn } from './browser.js';
+
+describe('the web UI for daily operations', () => {
+  let service: TestService;
+  let p: Principals;
+  let browser: Browser;
+  let ring: EstateIds;
+
+  beforeAll(async () => {
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD });
+    p = await createPrincipals(service.url);
+    for (const bundle of demoEstate(30)) expect((await p.integrationKey.post('/api/v1/import', bundle)).status).toBe(200);
+    ring = await importEstate(p.integrationKey, LOOPED_ESTATE);
+    browser = await launch();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('draws a topology whose walk loops back to its root at depth 5, and a page that fails says so in its place, the navigation kept', async () => {
+    const { page, errors } = await openPage(browser);
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/topology/${ring.a}?depth=5`);
+    await page.locator('.graph canvas').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __topology: { graph: { order: number } } }).__topology.graph.order)).toBe(5);
+    await expectAccessible(page);
+    // A page that throws while it draws (here a topology that lists its root twice, as the service once did).
+    await page.route('**/api/v1/topology/**', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { root: unknown; nodes: unknown[] } };
+      body.data.nodes.push(body.data.root);
+      await route.fulfill({ response, json: body });
+    });
+    await page.reload();
+    await page.getByRole('alert').getByText(/This page failed to show/).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Assets' }).click();
+    await page.getByRole('heading', { name: 'Assets', level: 1 }).waitFor();
+    expect(errors).toEqual([]);
+  });
+});
