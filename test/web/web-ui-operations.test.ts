@@ -67,4 +67,27 @@ describe('the web UI for daily operations', () => {
     await expectAccessible(page);
     expect(errors).toEqual([]);
   });
+
+  it('keeps a shared link through the sign-in, and follows no next that leads off this site', async () => {
+    const { page, errors } = await openPage(browser);
+    const signInHere = async () => {
+      await page.getByLabel('User name').fill(ADMIN_USERNAME);
+      await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const shared = `/topology/${ring.a}?depth=3&cables=1`;
+    await page.goto(`${service.url}${shared}`);
+    await page.waitForURL(/\/login\?next=/);
+    await signInHere();
+    await page.getByRole('heading', { name: 'Topology', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${service.url}${shared}`);
+    for (const next of ['https://evil.invalid/assets', '//evil.invalid/assets', '/\\evil.invalid/assets', '/\t/evil.invalid/assets']) {
+      await page.context().clearCookies();
+      await page.goto(`${service.url}/login?next=${encodeURIComponent(next)}`);
+      await signInHere();
+      await page.getByRole('heading', { name: 'Assets', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${service.url}/assets`);
+    }
+    expect(errors).toEqual([]);
+  });
 });

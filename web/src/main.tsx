@@ -10,7 +10,7 @@ import { AssetsPage } from './pages/assets-page';
 import { CredentialsPage } from './pages/credentials-page';
 import { DiscoveryPage } from './pages/discovery-page';
 import { InsightsPage } from './pages/insights-page';
-import { LoginPage } from './pages/login-page';
+import { LoginPage, SignedInRedirect } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
 import { RunPage } from './pages/run-page';
 import { SchemaPage } from './pages/schema-page';
@@ -50,7 +50,7 @@ function Shell() {
           <Suspense fallback={<p className="muted">Loading…</p>}>
             <Routes>
               <Route path="/" element={<Navigate to="/assets" replace />} />
-              <Route path="/login" element={<Navigate to="/assets" replace />} />
+              <Route path="/login" element={<SignedInRedirect />} />
               <Route path="/assets" element={<AssetsPage />} />
               <Route path="/assets/:id" element={<AssetDetailPage />} />
               <Route path="/topology/:id" element={<TopologyPage />} />
