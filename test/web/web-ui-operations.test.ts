@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import { importEstate, LOOPED_ESTATE, type EstateIds } from '../support/estate.js';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, type Principals } from '../support/principals.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { parseRfc4180 } from '../support/rfc4180.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, signIn } from './browser.js';
@@ -88,6 +88,54 @@ describe('the web UI for daily operations', () => {
       await page.getByRole('heading', { name: 'Assets', level: 1 }).waitFor();
       expect(page.url()).toBe(`${service.url}/assets`);
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('manages discovery targets: refusals name the form\'s fields, disable and enable, a queued run cancelled, run and target linked, delete after a confirmation', async () => {
+    const { page, errors } = await openPage(browser);
+    await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);
+    await page.goto(`${service.url}/discovery`);
+    await page.getByRole('button', { name: 'New target' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('ops target');
+    await page.getByLabel(/Addresses/).fill('127.0.0.9\nbad!address');
+    await page.getByLabel(/Schedule/).fill('every day');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.getByText(/^Addresses, item 2/).waitFor();
+    await refusal.getByText(/^Schedule/).waitFor();
+    expect(await refusal.textContent()).not.toMatch(/body\./);
+    await expectAccessible(page);
+    await page.getByLabel(/Addresses/).fill('127.0.0.9');
+    await page.getByLabel(/Schedule/).fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('row', { name: /^ops target Runs of ops target/ });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
+    expect(await row.getByRole('button', { name: 'Scan now' }).isDisabled()).toBe(true);
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await row.getByRole('cell', { name: 'enabled', exact: true }).waitFor();
+    await expectAccessible(page);
+
+    // A queued run (no worker is told of it, so it waits) is cancelled from its page.
+    const target = ((await p.discoveryAdminSession.get('/api/v1/discovery/targets?size=200')).body.data as { id: string; name: string }[]).find((t) => t.name === 'ops target');
+    const queued = await service.running.container.runs.create(target?.id as string, 'ops target', 'MANUAL');
+    await page.goto(`${service.url}/discovery/runs/${queued?.id}`);
+    await page.getByRole('button', { name: 'Cancel the run' }).click();
+    await expectAccessible(page);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel the run' }).click();
+    await page.locator('[data-status=CANCELLED]').waitFor();
+    // The run leads to its target's runs, and they back to it.
+    await page.getByRole('link', { name: 'ops target and its runs' }).click();
+    await page.getByRole('heading', { name: 'Runs of ops target' }).waitFor();
+    await page.getByRole('row', { name: /CANCELLED/ }).getByRole('link', { name: 'ops target' }).click();
+    await page.waitForURL(new RegExp(`/discovery/runs/${queued?.id}`));
+
+    await page.goto(`${service.url}/discovery`);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expectAccessible(page);
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await p.discoveryAdminSession.get(`/api/v1/discovery/runs/${queued?.id}`)).body.data).toMatchObject({ status: 'CANCELLED', targetId: null });
     expect(errors).toEqual([]);
   });
 });

@@ -38,7 +38,21 @@ export function useRefresh(active: boolean, reload: () => void): void {
   }, [active, reload]);
 }
 
-export function ErrorBox({ error }: { error: ApiError | undefined }) {
+/** Words of a name the API uses (credentialIds: "credential ids"). */
+const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/**
+ * A field a problem names (body.addresses.0) as a person reads it ("Addresses, item 1"): the form's
+ * label of the top field where it has one, then the item's number or key.
+ */
+function fieldName(path: string, labels: Record<string, string> = {}): string {
+  const [top = '', ...rest] = path.replace(/^(body|query|path)\./, '').split('.');
+  const head = labels[top] ?? words(top).replace(/^./, (c) => c.toUpperCase());
+  return [head, ...rest.map((part) => (/^\d+$/.test(part) ? `item ${Number(part) + 1}` : part))].join(', ');
+}
+
+/** A problem, its fields named by `labels` (a form's labels by the API's field names). */
+export function ErrorBox({ error, labels }: { error: ApiError | undefined; labels?: Record<string, string> }) {
   if (!error) return null;
   if (error.status === 403) return <p className="notice forbidden" role="alert">You may not do this: your roles do not allow it.</p>;
   return (
@@ -49,7 +63,7 @@ export function ErrorBox({ error }: { error: ApiError | undefined }) {
         <ul>
           {error.fields.map((f) => (
             <li key={`${f.path}:${f.message}`}>
-              <code>{f.path}</code>: {f.message}
+              <strong>{fieldName(f.path, labels)}</strong>: {f.message}
             </li>
           ))}
         </ul>
