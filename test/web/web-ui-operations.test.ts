@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import { importEstate, LOOPED_ESTATE, type EstateIds } from '../support/estate.js';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, createUser, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { parseRfc4180 } from '../support/rfc4180.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, signIn } from './browser.js';
@@ -136,6 +136,34 @@ describe('the web UI for daily operations', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });
     expect((await p.discoveryAdminSession.get(`/api/v1/discovery/runs/${queued?.id}`)).body.data).toMatchObject({ status: 'CANCELLED', targetId: null });
+    expect(errors).toEqual([]);
+  });
+
+  it('changes a user\'s roles and disables a user only after a confirmation', async () => {
+    const id = await createUser(p.adminSession, 'ops-user', ['VIEWER']);
+    const user = async () => (await p.adminSession.get(`/api/v1/users/${id}`)).body.data as { roles: string[]; disabled: boolean };
+    const { page, errors } = await openPage(browser);
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/admin`);
+    const row = page.getByRole('row', { name: /^ops-user/ });
+    const dialog = page.getByRole('dialog');
+    await row.getByLabel('ANALYST').click();
+    await dialog.getByText('Give ops-user the role ANALYST?').waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByLabel('ANALYST').isChecked()).toBe(false);
+    expect((await user()).roles).toEqual(['VIEWER']);
+    await row.getByLabel('ANALYST').click();
+    await dialog.getByRole('button', { name: 'Give the role' }).click();
+    await row.getByLabel('ANALYST').and(page.locator(':checked')).waitFor();
+    expect((await user()).roles.sort()).toEqual(['ANALYST', 'VIEWER']);
+
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await dialog.getByText(/^Disable ops-user\?/).waitFor();
+    expect((await user()).disabled).toBe(false);
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+    expect((await user()).disabled).toBe(true);
     expect(errors).toEqual([]);
   });
 });

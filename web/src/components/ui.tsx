@@ -158,40 +158,51 @@ export function Pager({ page, total, pageSize, links, onFollow }: {
 
 /** A button that asks before it acts, in a modal dialog. */
 export function ConfirmButton({ label, question, onConfirm, danger }: { label: string; question: string; onConfirm: () => Promise<void>; danger?: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className={danger ? 'danger' : undefined} onClick={() => setOpen(true)}>{label}</button>
+      {open && <ConfirmDialog label={label} question={question} danger={danger} onConfirm={onConfirm} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** A modal dialog that asks before an action (shown while mounted): `label` acts, Cancel or Escape closes it. */
+export function ConfirmDialog({ label, question, onConfirm, onClose, danger }: { label: string; question: string; onConfirm: () => Promise<void>; onClose: () => void; danger?: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const id = useId();
+  useEffect(() => {
+    if (dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, []);
   return (
-    <>
-      <button type="button" className={danger ? 'danger' : undefined} onClick={() => dialog.current?.showModal()}>{label}</button>
-      <dialog ref={dialog} aria-labelledby={id}>
-        <p id={id}>{question}</p>
-        <ErrorBox error={error} />
-        <div className="actions">
-          <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
-          <button
-            type="button"
-            className={danger ? 'danger' : 'primary'}
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(undefined);
-              try {
-                await onConfirm();
-                dialog.current?.close();
-              } catch (e) {
-                setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
-            {label}
-          </button>
-        </div>
-      </dialog>
-    </>
+    <dialog ref={dialog} aria-labelledby={id} onClose={onClose}>
+      <p id={id}>{question}</p>
+      <ErrorBox error={error} />
+      <div className="actions">
+        <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
+        <button
+          type="button"
+          className={danger ? 'danger' : 'primary'}
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            setError(undefined);
+            try {
+              await onConfirm();
+              dialog.current?.close();
+            } catch (e) {
+              setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {label}
+        </button>
+      </div>
+    </dialog>
   );
 }
 
