@@ -166,4 +166,56 @@ describe('the web UI for daily operations', () => {
     expect((await user()).disabled).toBe(true);
     expect(errors).toEqual([]);
   });
+
+  it('titles every page, an asset\'s page with its name; the fields of an asset keep their words whole; a package\'s version is labelled Version', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    const titled = (title: string) => page.waitForFunction((t) => document.title === t, `${title} · Asset inventory`);
+    await page.goto(`${service.url}/assets`);
+    await titled('Sign in');
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await titled('Assets');
+    const pages: [string, string][] = [
+      ['/discovery', 'Discovery'], ['/insights', 'Insights'], ['/credentials', 'Credentials'], ['/schema', 'Schema'], ['/cypher', 'Cypher'],
+      ['/admin', 'Administration'], ['/profile', 'Profile'], [`/topology/${ring.a}`, 'Topology of ring-a'], ['/no-such-page', 'No such page'],
+    ];
+    for (const [path, title] of pages) {
+      await page.goto(`${service.url}${path}`);
+      await titled(title);
+    }
+
+    const first = async (type: string) => (await p.integrationKey.get(`/api/v1/assets?type=${type}&size=1`)).body.data[0] as { id: string; displayName: string; model: string };
+    for (const type of ['PHYSICAL_HOST', 'VIRTUALIZATION_MANAGER']) {
+      const asset = await first(type);
+      await page.goto(`${service.url}/assets/${asset.id}`);
+      await titled(asset.displayName);
+      await page.locator('dl.fields').getByText(`(${type})`).first().waitFor();
+      // A word split over two lines has a box on each.
+      const split = await page.evaluate(() => {
+        const found: string[] = [];
+        for (const dd of document.querySelectorAll('dl.fields dd')) {
+          const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, word.index);
+              range.setEnd(node, word.index + word[0].length);
+              if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) found.push(word[0]);
+            }
+          }
+        }
+        return found;
+      });
+      expect(split).toEqual([]);
+      await expectAccessible(page);
+    }
+
+    const pkg = await first('SOFTWARE_PACKAGE');
+    await page.goto(`${service.url}/assets/${pkg.id}`);
+    const fields = page.locator('dl.fields');
+    await fields.getByText('Version', { exact: true }).waitFor();
+    expect(await fields.locator('div', { has: page.getByText('Version', { exact: true }) }).locator('dd').textContent()).toBe(pkg.model);
+    expect(await fields.getByText('Model', { exact: true }).count()).toBe(0);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { PageBoundary } from './components/page-boundary';
+import { usePageTitle } from './components/ui';
 import { MAY, SessionProvider, useSession } from './session';
 import { AdminPage } from './pages/admin-page';
 import { AssetDetailPage } from './pages/asset-detail-page';
@@ -19,6 +20,11 @@ import './styles.css';
 // The graph view and its libraries load only when a topology or the Cypher console is opened.
 const TopologyPage = lazy(() => import('./pages/topology-page').then((m) => ({ default: m.TopologyPage })));
 const CypherPage = lazy(() => import('./pages/cypher-page').then((m) => ({ default: m.CypherPage })));
+
+function NoSuchPage() {
+  usePageTitle('No such page');
+  return <p>No such page.</p>;
+}
 
 function Shell() {
   const { me, signOut, has } = useSession();
@@ -62,7 +68,7 @@ function Shell() {
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/schema" element={<SchemaPage />} />
               <Route path="/cypher" element={<CypherPage />} />
-              <Route path="*" element={<p>No such page.</p>} />
+              <Route path="*" element={<NoSuchPage />} />
             </Routes>
           </Suspense>
         </PageBoundary>

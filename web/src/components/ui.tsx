@@ -29,6 +29,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
+/** The window's title: the page's, then the app's, so that a tab, a bookmark or the history says which page it is. */
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Asset inventory`;
+  }, [title]);
+}
+
 /** Calls `reload` every two seconds while `active` (a run in progress). */
 export function useRefresh(active: boolean, reload: () => void): void {
   useEffect(() => {

@@ -2,7 +2,7 @@
 // button, listed, revoked), and the audit trail with its filters.
 import { useState } from 'react';
 import { api, ApiError, query, type Page } from '../api';
-import { ConfirmButton, ConfirmDialog, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, when, type Column } from '../components/ui';
+import { ConfirmButton, ConfirmDialog, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession, type Role } from '../session';
 
 interface User { id: string; username: string; displayName: string | null; roles: Role[]; disabled: boolean; lastLoginAt: string | null }
@@ -165,6 +165,7 @@ function Audit() {
 }
 
 export function AdminPage() {
+  usePageTitle('Administration');
   const { has } = useSession();
   if (!has(...MAY.admin)) return <p className="notice forbidden">You may not administer this service: your roles do not allow it.</p>;
   return (

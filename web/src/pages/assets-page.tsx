@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, apiUrl, query, type Page } from '../api';
-import { MultiSelect, Pager, States, Table, text, useLoad, when, type Column } from '../components/ui';
+import { MultiSelect, Pager, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Asset, SchemaEntry } from '../types';
 
@@ -15,6 +15,7 @@ const PAGE_SIZE = 50;
 const ROW_FILTERS = ['q', 'site', 'environment'] as const;
 
 export function AssetsPage() {
+  usePageTitle('Assets');
   const [params, setParams] = useSearchParams();
   const { has } = useSession();
   const listParam = (key: string) => (params.get(key) ?? '').split(',').filter(Boolean);

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
 import { SchemaFields, type FieldValue } from '../components/schema-fields';
-import { ConfirmButton, ErrorBox, Field, Pager, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
+import { ConfirmButton, ErrorBox, Field, Pager, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, DiscoveryMethod, Run, Target } from '../types';
 
@@ -211,6 +211,7 @@ export function Runs({ targetId }: { targetId?: string }) {
 }
 
 export function DiscoveryPage() {
+  usePageTitle('Discovery');
   const { has } = useSession();
   const [params] = useSearchParams();
   return (

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api';
-import { ErrorBox, Field } from '../components/ui';
+import { ErrorBox, Field, usePageTitle } from '../components/ui';
 import { useSession } from '../session';
 
 /**
@@ -18,6 +18,7 @@ export function SignedInRedirect() {
 }
 
 export function LoginPage() {
+  usePageTitle('Sign in');
   const { signIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

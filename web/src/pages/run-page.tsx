@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, type Page } from '../api';
-import { ConfirmButton, ErrorBox, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
+import { ConfirmButton, ErrorBox, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Run, RunAlert, RunHost } from '../types';
 import { Progress } from './discovery-page';
@@ -72,6 +72,7 @@ export function RunPage() {
   const { id = '' } = useParams();
   const { has } = useSession();
   const run = useLoad(() => api<{ data: Run }>(`discovery/runs/${id}`), [id]);
+  usePageTitle(run.data ? `Run of ${run.data.data.targetName}` : 'Run');
   const hosts = useLoad(() => api<Page<RunHost>>(`discovery/runs/${id}/hosts?size=1000`), [id, run.data?.data.status]);
   const alert = useLoad(() => api<{ data: RunAlert }>(`runs/${id}/alert`), [id, run.data?.data.status]);
   const going = run.data ? ['QUEUED', 'RUNNING'].includes(run.data.data.status) : false;
