@@ -1,11 +1,12 @@
 // The graph around one asset in one statement: a breadth-first walk over active edges (ANY
 // SHORTEST emits the nearest assets first, so LIMIT stops the walk early and keeps the nearest),
-// then the active edges between the assets it reached. {{depth}} is the validated hop bound (hop
-// bounds cannot be parameters); the walk reads one asset more than the $cap wanted, to tell that
-// the cap cut it.
+// then the active edges between the assets it reached. The root is kept out of what the walk
+// reaches: a path that loops back to it would list it (and its edges) a second time. {{depth}} is
+// the validated hop bound (hop bounds cannot be parameters); the walk reads one asset more than
+// the $cap wanted, to tell that the cap cut it.
 MATCH (root:Asset {id: $id})
 OPTIONAL CALL (root) {
-  MATCH p = ANY SHORTEST (root)-[r WHERE r.active]-{1,{{depth}}}(b:Asset)
+  MATCH p = ANY SHORTEST (root)-[r WHERE r.active]-{1,{{depth}}}(b:Asset WHERE b <> root)
   RETURN b, length(p) AS depth
   LIMIT $cap + 1
 }

@@ -50,6 +50,25 @@ export const ESTATE = {
   ],
 };
 
+// A ring of four hosts (a path of four hops leads from each back to itself) with a VM on one.
+export const LOOPED_ESTATE = {
+  source: 'looped',
+  assets: [
+    { key: 'a', assetType: 'HYPERVISOR', displayName: 'ring-a', serialNumber: 'RING-A-0001' },
+    { key: 'b', assetType: 'PHYSICAL_HOST', displayName: 'ring-b', serialNumber: 'RING-B-0001' },
+    { key: 'c', assetType: 'PHYSICAL_HOST', displayName: 'ring-c', serialNumber: 'RING-C-0001' },
+    { key: 'd', assetType: 'PHYSICAL_HOST', displayName: 'ring-d', serialNumber: 'RING-D-0001' },
+    { key: 'vm', assetType: 'VM', displayName: 'ring-vm', serialNumber: 'RING-VM-0001' },
+  ],
+  relationships: [
+    { type: 'COMMUNICATES_WITH', source: 'a', target: 'b' },
+    { type: 'COMMUNICATES_WITH', source: 'b', target: 'c' },
+    { type: 'COMMUNICATES_WITH', source: 'c', target: 'd' },
+    { type: 'COMMUNICATES_WITH', source: 'd', target: 'a' },
+    { type: 'HOSTS_VM', source: 'a', target: 'vm' },
+  ],
+};
+
 export type EstateIds = Record<string, string>;
 
 export async function importEstate(client: ApiClient, bundle: object = ESTATE): Promise<EstateIds> {

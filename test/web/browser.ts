@@ -39,6 +39,11 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
+/** That axe-core finds no serious or critical violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  expect(await accessibilityViolations(page)).toEqual([]);
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);

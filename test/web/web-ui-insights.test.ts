@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { INSIGHT_FEEDS } from '../../src/features/insights/insight-feeds.js';
 import { ADMIN_PASSWORD, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
-import { accessibilityViolations, launch, openPage, screenshot, signIn } from './browser.js';
+import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
 
 describe('the Insights page', () => {
   let service: TestService;
@@ -49,7 +49,7 @@ describe('the Insights page', () => {
     await rows.first().waitFor();
     expect(await rows.locator('td:nth-child(2) a').allTextContents()).toEqual(['lonely-app', 'lonely-vm']);
     expect(await rows.first().locator('dl.evidence').textContent()).toContain('RUNS_ON');
-    expect(await accessibilityViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await screenshot(page, 'insights');
 
     // New assets: all three are new; a since after their import leaves none.
@@ -60,7 +60,7 @@ describe('the Insights page', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/since=2999/);
     await page.getByText('Nothing to show.').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
+    await expectAccessible(page);
 
     // A row's asset link opens the asset.
     await page.getByRole('link', { name: 'Orphan assets' }).click();

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { LAB_START_TIMEOUT_MS, networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { ADMIN_PASSWORD, createPrincipals, USER_PASSWORD } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
-import { accessibilityViolations, launch, openPage, screenshot, signIn } from './browser.js';
+import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
 
 const unavailable = await networkUnavailable();
 if (unavailable) process.stderr.write(`\nThe web UI's scan of a lab host was not run: ${unavailable}.\n`);
@@ -58,7 +58,7 @@ describePeers('the web UI scanning a lab host', () => {
     expect(await host.getByRole('link').textContent()).toBe('h1');
     expect(await host.textContent()).toContain('(created by this run)');
     await page.getByText('No alert was raised for this run.').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
+    await expectAccessible(page);
     await screenshot(page, 'lab-run');
     // The host it found is an asset with its packages.
     await host.getByRole('link').click();

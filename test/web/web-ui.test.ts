@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 // The web UI end to end: Debian's Chromium against the real service on real stores with a demo
 // estate. Each test keeps a screenshot (test-results/web/) and checks the page with axe-core.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
-import { accessibilityViolations, launch, openPage, screenshot, signIn } from './browser.js';
+import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
 
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 
@@ -42,8 +42,6 @@ describe('the web UI', () => {
     await browser?.close();
     await service?.stop();
   });
-
-  const expectAccessible = async (page: Page) => expect(await accessibilityViolations(page)).toEqual([]);
 
   it('signs in, searches and filters assets with the filters in the URL, follows the pages, and signs out', async () => {
     const { page, errors } = await openPage(browser);

@@ -2,6 +2,8 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
+import { PageBoundary } from './components/page-boundary';
+import { usePageTitle } from './components/ui';
 import { MAY, SessionProvider, useSession } from './session';
 import { AdminPage } from './pages/admin-page';
 import { AssetDetailPage } from './pages/asset-detail-page';
@@ -9,7 +11,7 @@ import { AssetsPage } from './pages/assets-page';
 import { CredentialsPage } from './pages/credentials-page';
 import { DiscoveryPage } from './pages/discovery-page';
 import { InsightsPage } from './pages/insights-page';
-import { LoginPage } from './pages/login-page';
+import { LoginPage, SignedInRedirect } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
 import { RunPage } from './pages/run-page';
 import { SchemaPage } from './pages/schema-page';
@@ -18,6 +20,11 @@ import './styles.css';
 // The graph view and its libraries load only when a topology or the Cypher console is opened.
 const TopologyPage = lazy(() => import('./pages/topology-page').then((m) => ({ default: m.TopologyPage })));
 const CypherPage = lazy(() => import('./pages/cypher-page').then((m) => ({ default: m.CypherPage })));
+
+function NoSuchPage() {
+  usePageTitle('No such page');
+  return <p>No such page.</p>;
+}
 
 function Shell() {
   const { me, signOut, has } = useSession();
@@ -45,24 +52,26 @@ function Shell() {
         </span>
       </header>
       <main id="main">
-        <Suspense fallback={<p className="muted">Loading…</p>}>
-          <Routes>
-            <Route path="/" element={<Navigate to="/assets" replace />} />
-            <Route path="/login" element={<Navigate to="/assets" replace />} />
-            <Route path="/assets" element={<AssetsPage />} />
-            <Route path="/assets/:id" element={<AssetDetailPage />} />
-            <Route path="/topology/:id" element={<TopologyPage />} />
-            <Route path="/discovery" element={<DiscoveryPage />} />
-            <Route path="/discovery/runs/:id" element={<RunPage />} />
-            <Route path="/insights" element={<InsightsPage />} />
-            <Route path="/credentials" element={<CredentialsPage />} />
-            <Route path="/admin" element={<AdminPage />} />
-            <Route path="/profile" element={<ProfilePage />} />
-            <Route path="/schema" element={<SchemaPage />} />
-            <Route path="/cypher" element={<CypherPage />} />
-            <Route path="*" element={<p>No such page.</p>} />
-          </Routes>
-        </Suspense>
+        <PageBoundary key={location.pathname}>
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <Routes>
+              <Route path="/" element={<Navigate to="/assets" replace />} />
+              <Route path="/login" element={<SignedInRedirect />} />
+              <Route path="/assets" element={<AssetsPage />} />
+              <Route path="/assets/:id" element={<AssetDetailPage />} />
+              <Route path="/topology/:id" element={<TopologyPage />} />
+              <Route path="/discovery" element={<DiscoveryPage />} />
+              <Route path="/discovery/runs/:id" element={<RunPage />} />
+              <Route path="/insights" element={<InsightsPage />} />
+              <Route path="/credentials" element={<CredentialsPage />} />
+              <Route path="/admin" element={<AdminPage />} />
+              <Route path="/profile" element={<ProfilePage />} />
+              <Route path="/schema" element={<SchemaPage />} />
+              <Route path="/cypher" element={<CypherPage />} />
+              <Route path="*" element={<NoSuchPage />} />
+            </Routes>
+          </Suspense>
+        </PageBoundary>
       </main>
     </>
   );

@@ -8,13 +8,15 @@ import type { components } from '../../platform/http/api-types.js';
 import { pageWindow, readAcrossParts, windowed, type ListPart, type PageRequest, type PageWindow, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
-import type { AssetFilter, AssetNode, AssetSort } from './asset-summary.js';
+import type { AssetFilter, AssetNode, AssetReads, AssetSort } from './asset-summary.js';
 import { categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
 import type { SubRecordColumn } from '../inventory/sub-record-kind.js';
 import { kindOfType } from '../inventory/sub-record-kinds.js';
 import type { KeyedRow, SynthesizedAssetStore, SynthesizedFilter, SynthesizedRow, SynthesizedType } from './synthesized-asset-store.js';
+
+export type { SynthesizedFilter };
 
 type ApiAsset = components['schemas']['Asset'];
 
@@ -96,6 +98,22 @@ function toRowWithParent({ node, parent }: AssetWithParent): AssetRow {
   const row = toAssetRow(node);
   if (parent) row.parent = parent;
   return row;
+}
+
+/**
+ * What an asset filter selects of synthesized rows (the listing's and the exports'): q also matches
+ * rows of hosts whose name matches; site and environment select hosts.
+ */
+export async function synthesizedFilterOf(assets: Pick<AssetReads, 'ids'>, filter: AssetFilter): Promise<SynthesizedFilter> {
+  const q = filter.q?.toLowerCase();
+  const byPlace = filter.sites?.length || filter.environments?.length;
+  const placed = byPlace ? await assets.ids({ sites: filter.sites, environments: filter.environments }) : undefined;
+  const host = filter.hostId;
+  return {
+    q,
+    hostsMatchingQ: q ? await assets.ids({ q }) : undefined,
+    hostIds: host !== undefined ? (placed && !placed.includes(host) ? [] : [host]) : placed,
+  };
 }
 
 export class AssetReadModel {
@@ -196,7 +214,7 @@ export class AssetReadModel {
     // one list, whose keys name their part, with one total.
     const seeks = AssetGraphRepository.seeks(sort);
     if (request.cursor && !seeks) throw new BadRequestError('This sort order pages by page number only.', [{ path: 'query.cursor', message: `not accepted with sort=${sort.field}` }]);
-    const synthFilter = await this.synthesizedFilter(filter);
+    const synthFilter = await synthesizedFilterOf(this.assets, filter);
     for (const type of synthTypes) this.synthesized.assertSortable(type, sort, filter.hostId !== undefined);
     const withGraph = !requested || Boolean(graphTypes?.length);
     const sizes = await Promise.all([
@@ -236,19 +254,6 @@ export class AssetReadModel {
     const page = windowed(window, read, (r) => AssetGraphRepository.keyOf(r.node, sort));
     const rows = page.rows.map(toRowWithParent);
     return { rows, total, nav: seeks ? { ...page, rows } : { rows, more: page.more } };
-  }
-
-  /** q also matches rows of hosts whose name matches; site and environment select hosts. */
-  private async synthesizedFilter(filter: AssetFilter): Promise<SynthesizedFilter> {
-    const q = filter.q?.toLowerCase();
-    const byPlace = filter.sites?.length || filter.environments?.length;
-    const placed = byPlace ? await this.assets.ids({ sites: filter.sites, environments: filter.environments }) : undefined;
-    const host = filter.hostId;
-    return {
-      q,
-      hostsMatchingQ: q ? await this.assets.ids({ q }) : undefined,
-      hostIds: host !== undefined ? (placed && !placed.includes(host) ? [] : [host]) : placed,
-    };
   }
 
   /** The row of a synthesized asset (with its host as parent), or undefined for any other id. */

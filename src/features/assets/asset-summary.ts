@@ -64,4 +64,6 @@ export interface AssetReads {
   customAttributeKeys(types: string[]): Promise<Map<string, string[]>>;
   /** Every asset that passes the filter, in display-name order, in batches. */
   streamInNameOrder(filter: AssetFilter): AsyncGenerator<AssetNode[]>;
+  /** The ids of every asset that passes the filter. */
+  ids(filter: AssetFilter): Promise<string[]>;
 }

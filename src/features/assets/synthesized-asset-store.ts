@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { BadRequestError } from '../../platform/errors.js';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
-import { keysetRows, keyTimeSql, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
+import { keysetRows, keyTimeSql, likeLiteral, type Database, type KeyColumn } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { UnchangedCache } from '../../platform/unchanged-cache.js';
 import type { ColumnType, OrderColumn } from '../inventory/sub-record-kind.js';
@@ -120,7 +120,7 @@ export class SynthesizedAssetStore {
     return this.db(spec.table).modify((b) => {
       if (filter.hostIds) b.whereIn(col('asset_id'), filter.hostIds);
       if (filter.q !== undefined) {
-        const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = `%${likeLiteral(filter.q)}%`;
         b.where((w) => {
           w.whereILike(col(spec.name), like);
           for (const column of spec.searched) w.orWhereILike(col(column), like);

@@ -15,7 +15,7 @@ export function exportRouter(exports: ExportService, exportedRows: Counter<'data
         res.on('close', () => exportedRows.inc({ dataset, format }, writer.rows));
         if (dataset === 'assets') {
           const q = queryOf(req, 'exportAssetsCsv', 'exportAssetsJson');
-          await exports.assetsExport(writer, format, { types: q.type, categories: q.category, statuses: q.status, sites: q.site, environments: q.environment, updatedAfter: q.updatedAfter });
+          await exports.assetsExport(writer, format, { q: q.q, types: q.type, categories: q.category, statuses: q.status, sites: q.site, environments: q.environment, updatedAfter: q.updatedAfter });
         } else if (dataset === 'relationships') {
           const q = queryOf(req, 'exportRelationshipsCsv', 'exportRelationshipsJson');
           await exports.relationshipsExport(writer, format, { types: q.type, activeOnly: q.activeOnly !== false, updatedAfter: q.updatedAfter }, q.assetId);
@@ -26,7 +26,7 @@ export function exportRouter(exports: ExportService, exportedRows: Counter<'data
             'exportInterfacesCsv', 'exportInterfacesJson', 'exportInterfaceConnectionsCsv', 'exportInterfaceConnectionsJson',
           );
           await exports.subRecordExport(writer, format, dataset, {
-            assetId: q.assetId, publisher: q.publisher, packageManager: q.packageManager, username: q.username, state: q.state, type: q.type, updatedAfter: q.updatedAfter,
+            q: q.q, sites: q.site, environments: q.environment, assetId: q.assetId, publisher: q.publisher, packageManager: q.packageManager, username: q.username, state: q.state, type: q.type, updatedAfter: q.updatedAfter,
           });
         }
       });

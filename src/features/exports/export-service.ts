@@ -5,7 +5,7 @@
 // takes the rows, written here.
 import type { Readable } from 'node:stream';
 import type { AssetReads, AssetFilter } from '../assets/asset-summary.js';
-import { toAssetRow } from '../assets/asset-read-model.js';
+import { synthesizedFilterOf, toAssetRow, type SynthesizedFilter } from '../assets/asset-read-model.js';
 import type { RelationshipReads, RelationshipFilter } from '../relationships/relationship-row.js';
 import { withDeadline } from '../../platform/deadline.js';
 import { StoreUnavailableError } from '../../platform/errors.js';
@@ -36,6 +36,8 @@ export function exportColumns(dataset: ExportDataset): readonly string[] {
   return SubRecordExportStore.columns(dataset);
 }
 
+export type SubRecordExportRequest = Omit<SubRecordExportFilter, keyof SynthesizedFilter> & Pick<AssetFilter, 'q' | 'sites' | 'environments'>;
+
 export class ExportService {
   constructor(
     private readonly assets: AssetReads,
@@ -53,7 +55,10 @@ export class ExportService {
     return this.rowsExport(writer, format, RELATIONSHIP_EXPORT_COLUMNS, this.relationships.stream(filter, assetId) as AsyncGenerator<ExportRow[]>);
   }
 
-  async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, filter: SubRecordExportFilter): Promise<void> {
+  /** A sub-record dataset; q, sites and environments select its rows as the assets listing selects them for the kind's type. */
+  async subRecordExport(writer: ExportWriter, format: ExportFormat, kind: SubRecordExport, request: SubRecordExportRequest): Promise<void> {
+    const { q, sites, environments, ...exact } = request;
+    const filter: SubRecordExportFilter = { ...exact, ...(await synthesizedFilterOf(this.assets, { q, sites, environments })) };
     const copy: Readable = format === 'csv' ? await this.subRecords.csv(kind, filter) : await this.subRecords.json(kind, filter);
     const records = format === 'csv' ? new CsvRecordEnds() : new CopyTextJsonArray(SubRecordExportStore.jsonColumns(kind));
     // pipe() does not carry errors: a statement that fails (a filter value the store refuses) fails the records too.

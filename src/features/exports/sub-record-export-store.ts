@@ -8,15 +8,18 @@
 import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { copyOut, copySetting } from '../../platform/postgres/copy-out.js';
+import { likeLiteral } from '../../platform/postgres/postgres-client.js';
 import { mayHaveRowsSql } from '../../platform/postgres/row-counts.js';
 import { neutralisedSql } from './csv-neutralisation.js';
 import { columnOf, type SubRecordColumn, type SubRecordKind } from '../inventory/sub-record-kind.js';
 import type { JsonColumn, JsonValueKind } from './export-streams.js';
 import { SUB_RECORD_KINDS, type SubRecordDataset } from '../inventory/sub-record-kinds.js';
+import type { SynthesizedFilter } from '../assets/asset-read-model.js';
 
 export type SubRecordExport = SubRecordDataset | 'interface-connections';
 
-export interface SubRecordExportFilter {
+/** The exact matches of each dataset, and for a sub-record kind what the assets listing selects of its rows. */
+export interface SubRecordExportFilter extends SynthesizedFilter {
   assetId?: string;
   publisher?: string;
   packageManager?: string;
@@ -50,7 +53,9 @@ interface FilterSpec {
 
 interface ExportSpec {
   columns: Column[];
-  filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId'>, FilterSpec>>;
+  filters: Partial<Record<Exclude<keyof SubRecordExportFilter, 'assetId' | keyof SynthesizedFilter>, FilterSpec>>;
+  /** A sub-record kind's rows as the assets listing selects them: their asset id and the text columns q searches (SQL). */
+  listed?: { assetId: string; searched: string[] };
   /** FROM and WHERE, from the filters' predicates and the asset scope (a uuid expression, or undefined for all). */
   from(where: string[], assetId: string | undefined): string;
   /** The order, as SQL. */
@@ -68,10 +73,11 @@ const equals = (sql: string): FilterSpec => ({ sql, op: '=' });
 const changedAfter = (sql: string): FilterSpec => ({ sql, op: '>', cast: 'timestamptz' });
 
 /** Rows of one table by asset, in asset-name order, then `order` within each asset. */
-function perAsset(table: string, order: string[], columns: Column[], filters: ExportSpec['filters']): ExportSpec {
+function perAsset(table: string, order: string[], columns: Column[], filters: ExportSpec['filters'], searched: string[]): ExportSpec {
   return {
     columns,
     filters,
+    listed: { assetId: 't.asset_id', searched },
     // The names walked are those of assets that have rows: at 100k assets, 59,000 names came
     // before the first one with packages, and probing the table for each took 2.5 s.
     from: (where, assetId) => `(SELECT * FROM asset_names a WHERE ${assetId ? `a.asset_id = ${assetId}` : mayHaveRowsSql(table, 'a.asset_id::text')}) n
@@ -108,7 +114,8 @@ function kindExport(kind: SubRecordKind<never>): ExportSpec {
   const { columns, order, equals: compared } = kind.export;
   const filters: ExportSpec['filters'] = Object.fromEntries(compared.map((api) => [api, equals(`t.${columnOf(kind, api).name}`)]));
   if (kind.changesTracked) filters.updatedAfter = changedAfter('t.updated_at');
-  return perAsset(kind.table, order.map((api) => `t.${columnOf(kind, api).name}`), [...ASSET_COLUMNS, ...columns.map((api) => exportColumn(columnOf(kind, api)))], filters);
+  const searched = [kind.name, ...kind.columns.filter((c) => c.searched).map((c) => c.name)].map((name) => `t.${name}`);
+  return perAsset(kind.table, order.map((api) => `t.${columnOf(kind, api).name}`), [...ASSET_COLUMNS, ...columns.map((api) => exportColumn(columnOf(kind, api)))], filters, searched);
 }
 
 export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
@@ -130,18 +137,38 @@ export const EXPORT_SPECS: Record<SubRecordExport, ExportSpec> = {
   },
 };
 
+/** A value of the caller's as the COPY statement reads it (copy-out.ts), cast where given. */
+const setting = (key: string, cast = '') => `current_setting('${copySetting(key)}')${cast}`;
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+
 /** The SELECT of an export without its order (`columns` gives each column's SQL for the format), and its filter values. */
 export function selectSql(spec: ExportSpec, filter: SubRecordExportFilter, columns: string): { sql: string; settings: Record<string, string> } {
   const settings: Record<string, string> = {};
   const where: string[] = [];
   for (const [key, f] of Object.entries(spec.filters) as [keyof SubRecordExportFilter, FilterSpec][]) {
     const value = filter[key];
-    if (value === undefined) continue;
+    if (typeof value !== 'string') continue;
     settings[key] = value;
-    where.push(`${f.sql} ${f.op} current_setting('${copySetting(key)}')${f.cast ? `::${f.cast}` : ''}`);
+    where.push(`${f.sql} ${f.op} ${setting(key, f.cast ? `::${f.cast}` : '')}`);
+  }
+  // As the assets listing selects a kind's rows (synthesized-asset-store.ts): those of the hosts
+  // chosen, matching q by their text or by their host's name.
+  const { listed } = spec;
+  if (listed && filter.hostIds) {
+    settings.hostIds = uuidArray(filter.hostIds);
+    where.push(`${listed.assetId} = ANY(${setting('hostIds', '::uuid[]')})`);
+  }
+  if (listed && filter.q !== undefined) {
+    settings.q = `%${likeLiteral(filter.q)}%`;
+    const matches = listed.searched.map((column) => `${column} ILIKE ${setting('q')}`);
+    if (filter.hostsMatchingQ?.length) {
+      settings.hostsMatchingQ = uuidArray(filter.hostsMatchingQ);
+      matches.push(`${listed.assetId} = ANY(${setting('hostsMatchingQ', '::uuid[]')})`);
+    }
+    where.push(`(${matches.join(' OR ')})`);
   }
   if (filter.assetId !== undefined) settings.assetId = filter.assetId;
-  const assetId = filter.assetId !== undefined ? `current_setting('${copySetting('assetId')}')::uuid` : undefined;
+  const assetId = filter.assetId !== undefined ? setting('assetId', '::uuid') : undefined;
   return { sql: `SELECT ${columns} FROM ${spec.from(where, assetId)}`, settings };
 }
 

@@ -3248,6 +3248,26 @@ export interface components {
      */
     UpdatedAfter?: string;
     /**
+     * @description Free text, as GET /assets takes it (case-insensitive): a part of an asset's display name, host name or FQDN; for the rows of packages, processes, services and interfaces also a part of their name, the publisher or command line, an interface's MAC, and the rows of hosts whose name matches. The export then holds the rows that the listing of the same filter shows.
+     * @example openssl
+     */
+    ExportSearch?: string;
+    /**
+     * @description Only the rows of assets at these sites (comma-separated, OR), as GET /assets selects them.
+     * @example [
+     *   "paris",
+     *   "lyon"
+     * ]
+     */
+    HostSite?: string[];
+    /**
+     * @description Only the rows of assets in these environments (comma-separated, OR), as GET /assets selects them.
+     * @example [
+     *   "production"
+     * ]
+     */
+    HostEnvironment?: string[];
+    /**
      * @description Where the page starts, as the prev, next and last links of a list that seeks give it (opaque: follow the links as they are). The page then starts right after (or before) a row of the page the link came from, so rows inserted or deleted in between never make a row appear twice or go missing, and a deep page costs what the first one costs; `page` only numbers it. Without a cursor, `page` is an offset.
      * @example eyJhZnRlciI6WyJ3ZWItMDEiXX0
      */
@@ -4938,6 +4958,7 @@ export interface operations {
   exportAssetsCsv: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
         /**
          * @example [
          *   "VM",
@@ -4997,6 +5018,7 @@ export interface operations {
   exportAssetsJson: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
         /**
          * @example [
          *   "VM",
@@ -5056,6 +5078,9 @@ export interface operations {
   exportSoftwareCsv: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         /**
@@ -5090,6 +5115,9 @@ export interface operations {
   exportSoftwareJson: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         /**
@@ -5124,6 +5152,9 @@ export interface operations {
   exportProcessesCsv: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         /**
@@ -5156,6 +5187,9 @@ export interface operations {
   exportProcessesJson: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         /**
@@ -5188,6 +5222,9 @@ export interface operations {
   exportServicesCsv: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         /** @example running */
@@ -5217,6 +5254,9 @@ export interface operations {
   exportServicesJson: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         /** @example running */
@@ -5328,6 +5368,9 @@ export interface operations {
   exportInterfacesCsv: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];
@@ -5356,6 +5399,9 @@ export interface operations {
   exportInterfacesJson: {
     parameters: {
       query?: {
+        q?: components["parameters"]["ExportSearch"];
+        site?: components["parameters"]["HostSite"];
+        environment?: components["parameters"]["HostEnvironment"];
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
         assetId?: string;
         updatedAfter?: components["parameters"]["UpdatedAfter"];

@@ -11,6 +11,9 @@ import { UUID_PATTERN } from '../uuid.js';
 
 export type Database = Knex;
 
+/** Text as a LIKE pattern that matches it literally (its %, _ and backslash escaped). */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export interface PostgresOptions {
   url: string;
   poolMax: number;

@@ -3,7 +3,7 @@
 // statement so that they are the same snapshot. The SQL here is meant to be a column of the
 // statement that reads a page, so that a page and its total cost one round trip.
 import type { Knex } from 'knex';
-import type { CountedTotal, Database } from './postgres-client.js';
+import { likeLiteral, type CountedTotal, type Database } from './postgres-client.js';
 
 /** The groups whose rows to count: the whole table, groups by key, or groups by a key's prefix. */
 export type CountedGroups = { all: true } | { keys: string[] } | { prefixes: string[] };
@@ -42,7 +42,7 @@ export class RowCounts {
       'all' in groups ? ["group_key = ''", []]
       : 'keys' in groups ? ['group_key = ANY(?::text[])', [groups.keys]]
       // Over the table's groups (few, where prefixes are asked for: the runs').
-      : ['group_key LIKE ANY(?::text[])', [groups.prefixes.map((p) => `${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)]];
+      : ['group_key LIKE ANY(?::text[])', [groups.prefixes.map((p) => `${likeLiteral(p)}%`)]];
     return this.db.raw('(SELECT coalesce(sum(n), 0)::float8 FROM (?) counted)', [this.held(table, where, values)]);
   }
 

@@ -29,6 +29,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
+/** The window's title: the page's, then the app's, so that a tab, a bookmark or the history says which page it is. */
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Asset inventory`;
+  }, [title]);
+}
+
 /** Calls `reload` every two seconds while `active` (a run in progress). */
 export function useRefresh(active: boolean, reload: () => void): void {
   useEffect(() => {
@@ -38,7 +45,21 @@ export function useRefresh(active: boolean, reload: () => void): void {
   }, [active, reload]);
 }
 
-export function ErrorBox({ error }: { error: ApiError | undefined }) {
+/** Words of a name the API uses (credentialIds: "credential ids"). */
+const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+/**
+ * A field a problem names (body.addresses.0) as a person reads it ("Addresses, item 1"): the form's
+ * label of the top field where it has one, then the item's number or key.
+ */
+function fieldName(path: string, labels: Record<string, string> = {}): string {
+  const [top = '', ...rest] = path.replace(/^(body|query|path)\./, '').split('.');
+  const head = labels[top] ?? words(top).replace(/^./, (c) => c.toUpperCase());
+  return [head, ...rest.map((part) => (/^\d+$/.test(part) ? `item ${Number(part) + 1}` : part))].join(', ');
+}
+
+/** A problem, its fields named by `labels` (a form's labels by the API's field names). */
+export function ErrorBox({ error, labels }: { error: ApiError | undefined; labels?: Record<string, string> }) {
   if (!error) return null;
   if (error.status === 403) return <p className="notice forbidden" role="alert">You may not do this: your roles do not allow it.</p>;
   return (
@@ -49,7 +70,7 @@ export function ErrorBox({ error }: { error: ApiError | undefined }) {
         <ul>
           {error.fields.map((f) => (
             <li key={`${f.path}:${f.message}`}>
-              <code>{f.path}</code>: {f.message}
+              <strong>{fieldName(f.path, labels)}</strong>: {f.message}
             </li>
           ))}
         </ul>
@@ -144,40 +165,51 @@ export function Pager({ page, total, pageSize, links, onFollow }: {
 
 /** A button that asks before it acts, in a modal dialog. */
 export function ConfirmButton({ label, question, onConfirm, danger }: { label: string; question: string; onConfirm: () => Promise<void>; danger?: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className={danger ? 'danger' : undefined} onClick={() => setOpen(true)}>{label}</button>
+      {open && <ConfirmDialog label={label} question={question} danger={danger} onConfirm={onConfirm} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** A modal dialog that asks before an action (shown while mounted): `label` acts, Cancel or Escape closes it. */
+export function ConfirmDialog({ label, question, onConfirm, onClose, danger }: { label: string; question: string; onConfirm: () => Promise<void>; onClose: () => void; danger?: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const id = useId();
+  useEffect(() => {
+    if (dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, []);
   return (
-    <>
-      <button type="button" className={danger ? 'danger' : undefined} onClick={() => dialog.current?.showModal()}>{label}</button>
-      <dialog ref={dialog} aria-labelledby={id}>
-        <p id={id}>{question}</p>
-        <ErrorBox error={error} />
-        <div className="actions">
-          <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
-          <button
-            type="button"
-            className={danger ? 'danger' : 'primary'}
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(undefined);
-              try {
-                await onConfirm();
-                dialog.current?.close();
-              } catch (e) {
-                setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
-            {label}
-          </button>
-        </div>
-      </dialog>
-    </>
+    <dialog ref={dialog} aria-labelledby={id} onClose={onClose}>
+      <p id={id}>{question}</p>
+      <ErrorBox error={error} />
+      <div className="actions">
+        <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
+        <button
+          type="button"
+          className={danger ? 'danger' : 'primary'}
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            setError(undefined);
+            try {
+              await onConfirm();
+              dialog.current?.close();
+            } catch (e) {
+              setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          {label}
+        </button>
+      </div>
+    </dialog>
   );
 }
 

@@ -1,8 +1,8 @@
-// Administration: users and their roles, integration keys (created and shown once with a copy
+// Administration: users and their roles (each change of roles or state after a confirmation), integration keys (created and shown once with a copy
 // button, listed, revoked), and the audit trail with its filters.
 import { useState } from 'react';
 import { api, ApiError, query, type Page } from '../api';
-import { ConfirmButton, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, when, type Column } from '../components/ui';
+import { ConfirmButton, ConfirmDialog, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession, type Role } from '../session';
 
 interface User { id: string; username: string; displayName: string | null; roles: Role[]; disabled: boolean; lastLoginAt: string | null }
@@ -15,14 +15,11 @@ function Users() {
   const users = useLoad(() => api<Page<User>>('users?size=1000'), []);
   const [form, setForm] = useState({ username: '', password: '', roles: ['VIEWER'] as Role[] });
   const [error, setError] = useState<ApiError>();
+  // A role ticked or unticked waits here for its confirmation.
+  const [roleChange, setRoleChange] = useState<{ user: User; role: Role; given: boolean }>();
   const update = async (user: User, body: object) => {
-    setError(undefined);
-    try {
-      await api(`users/${user.id}`, { method: 'PUT', body });
-      users.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    }
+    await api(`users/${user.id}`, { method: 'PUT', body });
+    users.reload();
   };
   const columns: Column<User>[] = [
     { key: 'username', label: 'User', render: (u) => u.username },
@@ -32,13 +29,19 @@ function Users() {
       render: (u) => (
         <span className="inline-set">
           {ROLES.map((r) => (
-            <label key={r}><input type="checkbox" checked={u.roles.includes(r)} onChange={(e) => void update(u, { roles: e.target.checked ? [...u.roles, r] : u.roles.filter((x) => x !== r) })} /> {r}</label>
+            <label key={r}><input type="checkbox" checked={u.roles.includes(r)} onChange={(e) => setRoleChange({ user: u, role: r, given: e.target.checked })} /> {r}</label>
           ))}
         </span>
       ),
     },
     { key: 'login', label: 'Last sign-in', render: (u) => when(u.lastLoginAt) },
-    { key: 'state', label: 'State', render: (u) => <button type="button" onClick={() => void update(u, { disabled: !u.disabled })}>{u.disabled ? 'Enable' : 'Disable'}</button> },
+    {
+      key: 'state',
+      label: 'State',
+      render: (u) => (u.disabled
+        ? <ConfirmButton label="Enable" question={`Enable ${u.username}? They can sign in again with their roles.`} onConfirm={() => update(u, { disabled: false })} />
+        : <ConfirmButton label="Disable" danger question={`Disable ${u.username}? They can no longer sign in until enabled again.`} onConfirm={() => update(u, { disabled: true })} />),
+    },
   ];
   return (
     <section>
@@ -67,6 +70,14 @@ function Users() {
       </form>
       <ErrorBox error={error} />
       <States loaded={users}>{(p) => <Table rows={p.data} columns={columns} rowKey={(u) => u.id} />}</States>
+      {roleChange && (
+        <ConfirmDialog
+          label={roleChange.given ? 'Give the role' : 'Take the role away'}
+          question={roleChange.given ? `Give ${roleChange.user.username} the role ${roleChange.role}?` : `Take the role ${roleChange.role} from ${roleChange.user.username}?`}
+          onConfirm={() => update(roleChange.user, { roles: roleChange.given ? [...roleChange.user.roles, roleChange.role] : roleChange.user.roles.filter((x) => x !== roleChange.role) })}
+          onClose={() => setRoleChange(undefined)}
+        />
+      )}
     </section>
   );
 }
@@ -154,6 +165,7 @@ function Audit() {
 }
 
 export function AdminPage() {
+  usePageTitle('Administration');
   const { has } = useSession();
   if (!has(...MAY.admin)) return <p className="notice forbidden">You may not administer this service: your roles do not allow it.</p>;
   return (

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, query, type Page } from '../api';
-import { ConfirmButton, States, Table, Tabs, text, useLoad, when, type Column } from '../components/ui';
+import { ConfirmButton, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Asset, Relationship, SchemaEntry } from '../types';
 
@@ -22,6 +22,7 @@ const custom = (a: Asset): Record<string, unknown> => {
 };
 
 function Fields({ asset }: { asset: Asset }) {
+  const software = asset.assetCategory === 'SOFTWARE';
   const rows: [string, React.ReactNode][] = [
     ['Type', `${asset.assetCategoryLabel} (${asset.assetCategory})`],
     ['Subtype', `${asset.assetSubtypeLabel} (${asset.assetType})`],
@@ -32,8 +33,9 @@ function Fields({ asset }: { asset: Asset }) {
     ['FQDN', text(asset.fqdn)],
     ['Site', text(asset.site)],
     ['Environment', text(asset.environment)],
-    ['Vendor', text(asset.vendor)],
-    ['Model', text(asset.model)],
+    // Software carries its publisher and version in these (docs/interface.md §2.2).
+    [software ? 'Publisher' : 'Vendor', text(asset.vendor)],
+    [software ? 'Version' : 'Model', text(asset.model)],
     ['Serial number', text(asset.serialNumber)],
     ['MAC addresses', (asset.macAddresses ?? []).join(', ') || '—'],
     ['IP addresses', (asset.ipAddresses ?? []).join(', ') || '—'],
@@ -154,6 +156,7 @@ export function AssetDetailPage() {
   const { id = '' } = useParams();
   const { has } = useSession();
   const asset = useLoad(() => api<{ data: Asset }>(`assets/${id}`), [id]);
+  usePageTitle(asset.data?.data.displayName ?? 'Asset');
   const schema = useLoad(() => api<{ data: SchemaEntry[] }>('schema/asset-types'), []);
   const views = new Map((schema.data?.data ?? []).filter((e) => e.synthesized).map((e) => [e.type, SUB_VIEWS[e.type] ?? plainView(e)]));
   const tabs = [RELATIONSHIPS_TAB, ...[...views].map(([type, view]) => ({ id: type, label: view.label }))];

@@ -4,22 +4,25 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, apiUrl, query, type Page } from '../api';
-import { MultiSelect, Pager, States, Table, text, useLoad, when, type Column } from '../components/ui';
+import { MultiSelect, Pager, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Asset, SchemaEntry } from '../types';
 
 const FILTERS = ['q', 'type', 'category', 'status', 'site', 'environment'] as const;
 const STATUSES = ['ACTIVE', 'STALE', 'INACTIVE', 'DECOMMISSIONED'];
 const PAGE_SIZE = 50;
-// The export of each synthesized type; any other filter exports assets.
+// What a synthesized type's export selects as its list does (the rest of its filters only show or hide the type).
+const ROW_FILTERS = ['q', 'site', 'environment'] as const;
 
 export function AssetsPage() {
+  usePageTitle('Assets');
   const [params, setParams] = useSearchParams();
   const { has } = useSession();
   const listParam = (key: string) => (params.get(key) ?? '').split(',').filter(Boolean);
   const schema = useLoad(() => api<{ data: SchemaEntry[] }>('schema/asset-types'), []);
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f)]));
   const apiQuery = query({
-    ...Object.fromEntries(FILTERS.map((f) => [f, params.get(f)])),
+    ...filters,
     sort: params.get('sort'),
     page: params.get('page'),
     cursor: params.get('cursor'),
@@ -57,9 +60,13 @@ export function AssetsPage() {
   const categories = [...new Set(schema.data?.data.filter((t) => !t.synthesized).map((t) => t.category) ?? [])];
   const selectedTypes = listParam('type');
   const synthesized = new Set(schema.data?.data.filter((t) => t.synthesized).map((t) => t.type) ?? []);
-  // One synthesized type selected: its own export (the schema names it); otherwise the assets'.
-  const exportName = (selectedTypes.length === 1 && schema.data?.data.find((t) => t.type === selectedTypes[0] && t.synthesized)?.export) || 'assets';
-  const exportQuery = exportName === 'assets' ? query({ type: listParam('type'), category: listParam('category'), status: listParam('status'), site: listParam('site'), environment: listParam('environment') }) : '';
+  // Exports hold the rows the list shows: graph types, the assets' export with every filter; one
+  // synthesized type, its own (the schema names it). A mix of both has no one export.
+  const chosenSynthesized = selectedTypes.filter((t) => synthesized.has(t));
+  const exportName = chosenSynthesized.length === 0
+    ? 'assets'
+    : selectedTypes.length === 1 ? schema.data?.data.find((t) => t.type === selectedTypes[0])?.export : undefined;
+  const exportQuery = query(exportName === 'assets' ? filters : Object.fromEntries(ROW_FILTERS.map((f) => [f, filters[f]])));
 
   const columns: Column<Asset>[] = [
     { key: 'name', label: 'Name', sort: 'displayName', render: (a) => <Link to={`/assets/${a.id}`}>{a.displayName}</Link> },
@@ -105,8 +112,14 @@ export function AssetsPage() {
         {has(...MAY.export) && (
           <span className="exports">
             Export:{' '}
-            <a href={apiUrl(`export/${exportName}.csv${exportQuery}`)} download>CSV</a>{' '}
-            <a href={apiUrl(`export/${exportName}.json${exportQuery}`)} download>JSON</a>
+            {exportName ? (
+              <>
+                <a href={apiUrl(`export/${exportName}.csv${exportQuery}`)} download>CSV</a>{' '}
+                <a href={apiUrl(`export/${exportName}.json${exportQuery}`)} download>JSON</a>
+              </>
+            ) : (
+              <span className="muted">one type of packages, processes, services or interfaces, or asset types alone</span>
+            )}
           </span>
         )}
       </form>

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { api, ApiError, type Page } from '../api';
 import { SchemaFields, schemaProperties, type FieldValue } from '../components/schema-fields';
-import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, when, type Column } from '../components/ui';
+import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, CredentialKind } from '../types';
 
@@ -85,6 +85,7 @@ function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]
 }
 
 export function CredentialsPage() {
+  usePageTitle('Credentials');
   const { has } = useSession();
   const credentials = useLoad(() => api<Page<Credential>>('credentials?size=1000'), []);
   const kinds = useLoad(() => api<{ data: CredentialKind[] }>('credential-kinds'), []);

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import graphModel from '../../../docs/graph-model.md?raw';
 import { api, ApiError } from '../api';
 import { CATEGORY_COLOURS, GraphCanvas, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
-import { ErrorBox, Field, Tabs } from '../components/ui';
+import { ErrorBox, Field, Tabs, usePageTitle } from '../components/ui';
 
 interface GraphNode { id: string; labels: string[]; properties: Record<string, unknown> }
 interface GraphRelationship { id: string; type: string; startNode: string; endNode: string; properties: Record<string, unknown> }
@@ -70,6 +70,7 @@ function ResultGraph({ result }: { result: QueryResult }) {
 }
 
 export function CypherPage() {
+  usePageTitle('Cypher');
   const [text, setText] = useState(EXAMPLES[0]?.query ?? 'MATCH (a:Asset) RETURN a LIMIT 25');
   const [parameters, setParameters] = useState('');
   const [limit, setLimit] = useState(1000);

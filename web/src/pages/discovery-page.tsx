@@ -1,16 +1,20 @@
-// Discovery: the targets (create, edit, schedule, scan now) for those who run scans, and the runs
-// with their live status and progress for everyone. The methods, the ones a new target starts
+// Discovery: the targets (create, edit, schedule, scan now, enable or disable, delete after a
+// confirmation) for those who run scans, and the runs with their live status and progress for
+// everyone, all of them or one target's (?target=, where a run links to). The methods, the ones a new target starts
 // with and each method's port and settings fields come from GET /discovery/methods (the
 // connector registry), so that a new connector shows here without a change to this page.
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
 import { SchemaFields, type FieldValue } from '../components/schema-fields';
-import { ErrorBox, Field, Pager, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
+import { ConfirmButton, ErrorBox, Field, Pager, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, DiscoveryMethod, Run, Target } from '../types';
 
 const ACTIVE = ['QUEUED', 'RUNNING'];
+
+/** The form's labels by the API's field names, so that a refusal names the field as the form does. */
+const TARGET_LABELS = { name: 'Name', addresses: 'Addresses', methods: 'Methods', ports: 'Ports', settings: 'Settings', schedule: 'Schedule', credentialIds: 'Credentials' };
 
 type SettingValues = Record<string, Record<string, FieldValue>>;
 
@@ -106,7 +110,7 @@ function TargetForm({ catalogue, target, onSaved, onCancel }: { catalogue: Disco
           <label key={c.id}><input type="checkbox" checked={credentialIds.includes(c.id)} onChange={(e) => setCredentialIds(e.target.checked ? [...credentialIds, c.id] : credentialIds.filter((x) => x !== c.id))} /> {c.name} <span className="muted">({c.kind})</span></label>
         ))}
       </fieldset>
-      <ErrorBox error={error} />
+      <ErrorBox error={error} labels={TARGET_LABELS} />
       <div className="actions">
         <button type="button" onClick={onCancel}>Cancel</button>
         <button type="submit" className="primary">Save</button>
@@ -121,11 +125,22 @@ function Targets() {
   const [editing, setEditing] = useState<Target | 'new'>();
   const [error, setError] = useState<ApiError>();
   const navigate = useNavigate();
+  /** An action on a target: a refusal shows above the list, and the list is read again. */
+  const act = async (action: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await action();
+      targets.reload();
+    } catch (err) {
+      setError(err as ApiError);
+    }
+  };
   const columns: Column<Target>[] = [
-    { key: 'name', label: 'Target', render: (t) => t.name },
+    { key: 'name', label: 'Target', render: (t) => <>{t.name} <Link to={`/discovery?target=${t.id}`} aria-label={`Runs of ${t.name}`}>runs</Link></> },
     { key: 'addresses', label: 'Addresses', render: (t) => t.addresses.slice(0, 3).join(', ') + (t.addresses.length > 3 ? '…' : '') },
     { key: 'methods', label: 'Methods', render: (t) => t.methods.join(', ') },
     { key: 'schedule', label: 'Schedule', render: (t) => text(t.schedule) },
+    { key: 'state', label: 'State', render: (t) => (t.enabled ? 'enabled' : 'disabled') },
     {
       key: 'actions',
       label: 'Actions',
@@ -133,19 +148,19 @@ function Targets() {
         <span className="actions">
           <button
             type="button"
-            onClick={async () => {
-              setError(undefined);
-              try {
-                const { data } = await api<{ data: Run }>(`discovery/targets/${t.id}/scan`, { method: 'POST' });
-                navigate(`/discovery/runs/${data.id}`);
-              } catch (err) {
-                setError(err as ApiError);
-              }
-            }}
+            disabled={!t.enabled}
+            title={t.enabled ? undefined : 'A disabled target is not scanned'}
+            onClick={() => void act(async () => {
+              const { data } = await api<{ data: Run }>(`discovery/targets/${t.id}/scan`, { method: 'POST' });
+              navigate(`/discovery/runs/${data.id}`);
+            })}
           >
             Scan now
           </button>
           <button type="button" onClick={() => setEditing(t)}>Edit</button>
+          <button type="button" onClick={() => void act(() => api(`discovery/targets/${t.id}`, { method: 'PUT', body: { enabled: !t.enabled } }))}>{t.enabled ? 'Disable' : 'Enable'}</button>
+          <ConfirmButton label="Delete" danger question={`Delete the target ${t.name} and its schedule? Its past runs are kept.`}
+            onConfirm={async () => { await api(`discovery/targets/${t.id}`, { method: 'DELETE' }); targets.reload(); }} />
         </span>
       ),
     },
@@ -166,9 +181,9 @@ function Targets() {
   );
 }
 
-export function Runs() {
+export function Runs({ targetId }: { targetId?: string }) {
   const [link, setLink] = useState<string>();
-  const runs = useLoad(() => api<Page<Run>>(link ?? `discovery/runs${query({ size: 25 })}`), [link]);
+  const runs = useLoad(() => api<Page<Run>>(link ?? `discovery/runs${query({ size: 25, targetId })}`), [link, targetId]);
   const columns: Column<Run>[] = [
     { key: 'target', label: 'Target', render: (r) => <Link to={`/discovery/runs/${r.id}`}>{r.targetName}</Link> },
     { key: 'status', label: 'Status', render: (r) => <span className={`status ${r.status.toLowerCase()}`}>{r.status}</span> },
@@ -181,7 +196,8 @@ export function Runs() {
   useRefresh(going === true, runs.reload);
   return (
     <section>
-      <h2>Runs</h2>
+      <h2>{targetId ? `Runs of ${runs.data?.data[0]?.targetName ?? 'one target'}` : 'Runs'}</h2>
+      {targetId && <p><Link to="/discovery">All runs</Link></p>}
       <States loaded={runs} empty={(p) => p.data.length === 0}>
         {(p) => (
           <>
@@ -195,12 +211,14 @@ export function Runs() {
 }
 
 export function DiscoveryPage() {
+  usePageTitle('Discovery');
   const { has } = useSession();
+  const [params] = useSearchParams();
   return (
     <section>
       <h1>Discovery</h1>
       {has(...MAY.discovery) && <Targets />}
-      <Runs />
+      <Runs key={params.get('target')} targetId={params.get('target') ?? undefined} />
     </section>
   );
 }

@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, query } from '../api';
-import { Field, States, Table, text, useLoad, when } from '../components/ui';
+import { Field, States, Table, text, useLoad, usePageTitle, when } from '../components/ui';
 import type { InsightFeed, InsightResult, InsightRow } from '../types';
 
 const LIMIT = 50;
@@ -99,6 +99,7 @@ function FeedParameters({ feed, params, onApply }: { feed: InsightFeed; params: 
 }
 
 export function InsightsPage() {
+  usePageTitle('Insights');
   const [params, setParams] = useSearchParams();
   const feeds = useLoad(() => api<{ data: InsightFeed[] }>('insights'), []);
   const chosen = params.get('feed');

@@ -1,13 +1,25 @@
+// Sign-in, and where it leads: back to the page that asked for it (`next`), within this app only.
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api';
-import { ErrorBox, Field } from '../components/ui';
+import { ErrorBox, Field, usePageTitle } from '../components/ui';
 import { useSession } from '../session';
 
-export function LoginPage() {
-  const { signIn } = useSession();
-  const navigate = useNavigate();
+/**
+ * Once signed in, /login leads to its `next` when that is a path of this origin: a link someone
+ * shared survives the sign-in, and an address elsewhere ("https://…", "//…") is never followed.
+ */
+export function SignedInRedirect() {
   const [params] = useSearchParams();
+  const asked = params.get('next') ?? '';
+  // Parsed as the browser would: "/\host" and "/<tab>/host" name another host too.
+  const next = asked.startsWith('/') ? new URL(asked, window.location.origin) : undefined;
+  return <Navigate to={next?.origin === window.location.origin ? `${next.pathname}${next.search}${next.hash}` : '/assets'} replace />;
+}
+
+export function LoginPage() {
+  usePageTitle('Sign in');
+  const { signIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<ApiError>();
@@ -21,9 +33,8 @@ export function LoginPage() {
           setBusy(true);
           setError(undefined);
           try {
+            // The app then shows /login as SignedInRedirect, which leads on.
             await signIn(username, password);
-            setPassword('');
-            navigate(params.get('next') ?? '/assets', { replace: true });
           } catch (err) {
             setPassword('');
             const failure = err instanceof ApiError ? err : new ApiError(0, 'Error', String(err));

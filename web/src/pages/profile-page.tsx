@@ -1,7 +1,7 @@
 // Profile: the user's own API tokens (with the API_USER role) and their password.
 import { useState } from 'react';
 import { api, ApiError } from '../api';
-import { ErrorBox, Field } from '../components/ui';
+import { ErrorBox, Field, usePageTitle } from '../components/ui';
 import { MAY, useSession } from '../session';
 import { TokenManager } from './admin-page';
 
@@ -39,6 +39,7 @@ function Password() {
 }
 
 export function ProfilePage() {
+  usePageTitle('Profile');
   const { me, has } = useSession();
   return (
     <section>

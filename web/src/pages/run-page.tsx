@@ -1,10 +1,11 @@
-// One discovery run: live status and a progress bar while it runs, the summary, the errors by
+// One discovery run: live status and a progress bar while it runs (and a cancel for those
+// allowed), a link to its target's runs, the summary, the errors by
 // host, method and stage, the hosts and the identity rule that matched each, the diagnosis of a
 // failed run (with a refresh for those allowed) and the delivery of its alert.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, type Page } from '../api';
-import { ErrorBox, States, Table, text, useLoad, useRefresh, when, type Column } from '../components/ui';
+import { ConfirmButton, ErrorBox, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Run, RunAlert, RunHost } from '../types';
 import { Progress } from './discovery-page';
@@ -69,7 +70,9 @@ function DiagnosisView({ runId, failed }: { runId: string; failed: boolean }) {
 
 export function RunPage() {
   const { id = '' } = useParams();
+  const { has } = useSession();
   const run = useLoad(() => api<{ data: Run }>(`discovery/runs/${id}`), [id]);
+  usePageTitle(run.data ? `Run of ${run.data.data.targetName}` : 'Run');
   const hosts = useLoad(() => api<Page<RunHost>>(`discovery/runs/${id}/hosts?size=1000`), [id, run.data?.data.status]);
   const alert = useLoad(() => api<{ data: RunAlert }>(`runs/${id}/alert`), [id, run.data?.data.status]);
   const going = run.data ? ['QUEUED', 'RUNNING'].includes(run.data.data.status) : false;
@@ -104,10 +107,17 @@ export function RunPage() {
         return (
           <section>
             <h1>Run of {r.targetName}</h1>
+            <p>Target: {r.targetId ? <Link to={`/discovery?target=${r.targetId}`}>{r.targetName} and its runs</Link> : <span className="muted">{r.targetName} (deleted)</span>}</p>
             <p className="run-status">
               <span className={`status ${r.status.toLowerCase()}`} data-status={r.status}>{r.status}</span> <Progress run={r} />
               <span className="muted"> · queued {when(r.queuedAt)}, started {when(r.startedAt)}, finished {when(r.finishedAt)}</span>
             </p>
+            {going && has(...MAY.discovery) && (
+              <p className="actions">
+                <ConfirmButton label="Cancel the run" danger question={`Cancel this run of ${r.targetName}? A running scan stops at its next progress report and loads nothing.`}
+                  onConfirm={async () => { await api(`discovery/runs/${r.id}/cancel`, { method: 'POST' }); run.reload(); }} />
+              </p>
+            )}
             {r.failureReason && <p className="notice error">{r.failureReason}</p>}
             <p>Hosts responding {r.summary.hostsResponding}, assets created {r.summary.assetsCreated}, updated {r.summary.assetsUpdated}, errors {r.summary.errors}.</p>
             <h2>Errors</h2>

@@ -1,10 +1,11 @@
 // Schema: each asset type with its category, parent rule, fields and the custom attribute keys the
 // data holds.
 import { api } from '../api';
-import { States, Table, useLoad } from '../components/ui';
+import { States, Table, useLoad, usePageTitle } from '../components/ui';
 import type { SchemaEntry } from '../types';
 
 export function SchemaPage() {
+  usePageTitle('Schema');
   const schema = useLoad(() => api<{ data: SchemaEntry[] }>('schema/asset-types'), []);
   return (
     <section>

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, query } from '../api';
 import { CATEGORY_COLOURS, GraphCanvas, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
-import { States, useLoad } from '../components/ui';
+import { States, useLoad, usePageTitle } from '../components/ui';
 
 interface TopologyNode {
   id: string;
@@ -60,6 +60,7 @@ export function TopologyPage() {
     () => api<{ data: Topology }>(`topology/${id}/neighbors${query({ depth, followInterfaceLinks: follow || undefined, nodeLimit: limit })}`),
     [id, depth, follow, limit],
   );
+  usePageTitle(topology.data ? `Topology of ${topology.data.data.root.displayName}` : 'Topology');
   const [showList, setShowList] = useState(false);
   const set = (key: string, value: string | undefined) => {
     const next = new URLSearchParams(params);
