@@ -1,20 +1,9 @@
-import { Writable } from 'node:stream';
-import { createLogger, requestContext } from '../../src/platform/logger.js';
-
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _e, done) {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      done();
-    },
-  });
-  return { lines, logger: createLogger('debug', stream) };
-}
+import { requestContext } from '../../src/platform/logger.js';
+import { captureLogs } from '../support/log-capture.js';
 
 describe('logger', () => {
   it('writes JSON lines that carry the request id of the request being served', async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     requestContext.run({ requestId: 'req-42' }, () => logger.child({ module: 'x' }).info('inside'));
     logger.info('outside');
     await new Promise((r) => setImmediate(r));
@@ -23,7 +12,7 @@ describe('logger', () => {
   });
 
   it('redacts values under secret-looking keys, at any depth, and serialises errors', async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs();
     const error = Object.assign(new Error('boom'), { code: 'E42' });
     logger.warn('with secrets', {
       password: 'p4ss',

@@ -1,24 +1,12 @@
 // Stopping never hangs on one step: steps run last-added first, a step that fails or does not
 // finish within its bound is logged by name and left behind, and the steps after it still run; a
 // self-bounded step (a local store's stop) is waited for to its end.
-import { Writable } from 'node:stream';
-import { createLogger } from '../../src/platform/logger.js';
 import { ShutdownSteps } from '../../src/platform/shutdown-steps.js';
-
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _e, done) {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-      done();
-    },
-  });
-  return { lines, logger: createLogger('warn', stream) };
-}
+import { captureLogs } from '../support/log-capture.js';
 
 describe('shutdown steps', () => {
   it('runs the steps last-added first; one that hangs or fails is logged by name and the rest still run', async () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = captureLogs('warn');
     const steps = new ShutdownSteps(logger, 50);
     const ran: string[] = [];
     steps.addSelfBounded('store', async () => {
@@ -47,7 +35,7 @@ describe('shutdown steps', () => {
   });
 
   it('runs each step once: a second run finds none', async () => {
-    const { logger } = capture();
+    const { logger } = captureLogs('warn');
     const steps = new ShutdownSteps(logger);
     let runs = 0;
     steps.add('server', async () => {
