@@ -97,6 +97,29 @@ describe('discovery runs with the SWEEP method', () => {
     expect((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).status).toBe(409);
   });
 
+  it('stops a run whose cancel came after its last progress report, before its load; once loading, a cancel is refused and the run ends as it would have', async () => {
+    const t = await target({ name: 'late cancel', addresses: ['127.0.0.8'], methods: ['SWEEP'] });
+    const { runs } = service.running.container;
+    // Scanned, its last progress reported: the cancel is accepted, and the load does not begin.
+    const first = await runs.create(t.id, t.name, 'MANUAL');
+    await runs.claim(first?.id as string, 'a-worker', 60_000);
+    expect((await api.post(`/api/v1/discovery/runs/${first?.id}/cancel`)).status).toBe(200);
+    expect(await runs.beginLoad(first?.id as string)).toBe(false);
+    await runs.finish(first?.id as string, 'CANCELLED', undefined);
+    // Loading: the cancel is refused, says why, changes nothing and is not audited as one.
+    const second = await runs.create(t.id, t.name, 'MANUAL');
+    await runs.claim(second?.id as string, 'a-worker', 60_000);
+    expect(await runs.beginLoad(second?.id as string)).toBe(true);
+    const refused = await api.post(`/api/v1/discovery/runs/${second?.id}/cancel`);
+    expect([refused.status, refused.body.detail]).toEqual([409, 'The run has scanned every address and is loading what it found: it can no longer be cancelled.']);
+    expect((await api.get(`/api/v1/discovery/runs/${second?.id}`)).body.data).toMatchObject({ status: 'RUNNING' });
+    expect(await runs.finish(second?.id as string, 'COMPLETED', { hostsResponding: 0, assetsCreated: 0, assetsUpdated: 0 })).toBe(true);
+    const audited = await service.running.container.db('audit_events').where({ action: 'run.cancel' }).whereIn('target_id', [first?.id as string, second?.id as string]).pluck('target_id');
+    expect(audited).toEqual([first?.id]);
+    // The runs made here by hand are not the file's other tests' to count.
+    await service.running.container.db('discovery_runs').whereIn('id', [first?.id as string, second?.id as string]).delete();
+  });
+
   it('fails a run whose worker stopped renewing its lease, with the reason', async () => {
     const t = await target({ name: 'crashed', addresses: ['127.0.0.6'], methods: ['SWEEP'] });
     const { runs, db } = service.running.container;

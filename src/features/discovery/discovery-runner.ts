@@ -80,7 +80,8 @@ export class DiscoveryRunner {
         return;
       }
       const scanned = await this.scanAll(runId, target);
-      if (scanned === 'CANCELLED') {
+      // A cancel asked for after the last progress report still stops the run, as long as it came before the load.
+      if (scanned === 'CANCELLED' || !(await this.runs.beginLoad(runId))) {
         await this.finish(runId, 'CANCELLED', undefined);
         return;
       }

@@ -107,8 +107,9 @@ export class DiscoveryService {
     const run = await this.runs.find(id);
     if (!run) throw new NotFoundError(`No discovery run with id ${id}.`);
     const outcome = await this.audit.write(actor, (trx) => this.runs.cancel(id, trx), (done) =>
-      done === 'ENDED' ? undefined : { action: 'run.cancel', targetKind: 'DISCOVERY_RUN', targetId: id, details: { outcome: done } });
+      done === 'ENDED' || done === 'LOADING' ? undefined : { action: 'run.cancel', targetKind: 'DISCOVERY_RUN', targetId: id, details: { outcome: done } });
     if (outcome === 'ENDED') throw new ConflictError(`The run has already ended (${run.status}).`);
+    if (outcome === 'LOADING') throw new ConflictError('The run has scanned every address and is loading what it found: it can no longer be cancelled.');
     return this.get(id);
   }
 }

@@ -108,6 +108,15 @@ export class RunStore implements RunHistory {
     return row?.cancel_requested === true;
   }
 
+  /**
+   * Marks a RUNNING run as loading its results unless a cancel was asked for first; false then (or
+   * when it is no longer RUNNING). The two updates lock the run's row, so a cancel and the start of
+   * the load cannot both succeed.
+   */
+  async beginLoad(id: string): Promise<boolean> {
+    return (await this.db('discovery_runs').where({ id, status: 'RUNNING', cancel_requested: false }).update({ loading_started_at: this.db.fn.now() })) > 0;
+  }
+
   async recordCredentialsTried(runId: string, ids: string[]): Promise<void> {
     if (ids.length) await this.db('discovery_runs').where({ id: runId }).update({ credentials_tried: ids });
   }
@@ -132,12 +141,13 @@ export class RunStore implements RunHistory {
     return updated > 0;
   }
 
-  /** A QUEUED run is cancelled at once; a RUNNING one is asked to stop. */
-  async cancel(id: string, trx: Knex = this.db): Promise<'CANCELLED' | 'REQUESTED' | 'ENDED'> {
+  /** A QUEUED run is cancelled at once; a RUNNING one is asked to stop, unless it is loading its results. */
+  async cancel(id: string, trx: Knex = this.db): Promise<'CANCELLED' | 'REQUESTED' | 'LOADING' | 'ENDED'> {
     const queued = await trx('discovery_runs').where({ id, status: 'QUEUED' }).update({ status: 'CANCELLED', finished_at: trx.fn.now() });
     if (queued) return 'CANCELLED';
-    const running = await trx('discovery_runs').where({ id, status: 'RUNNING' }).update({ cancel_requested: true });
-    return running ? 'REQUESTED' : 'ENDED';
+    const running = await trx('discovery_runs').where({ id, status: 'RUNNING' }).whereNull('loading_started_at').update({ cancel_requested: true });
+    if (running) return 'REQUESTED';
+    return (await trx('discovery_runs').where({ id, status: 'RUNNING' }).first('id')) ? 'LOADING' : 'ENDED';
   }
 
   /** Fails the RUNNING runs whose worker stopped renewing its lease, with a WORKER_LOST record each; answers their ids. */

@@ -613,7 +613,7 @@ export interface paths {
   "/api/v1/discovery/runs/{runId}/cancel": {
     /**
      * Cancel a run
-     * @description A QUEUED run is CANCELLED at once; a RUNNING one stops at its next progress report and loads nothing. 409 for a run that has ended.
+     * @description A QUEUED run is CANCELLED at once; a RUNNING one stops at its next progress report, or before its load, and loads nothing. 409 for a run that has ended, or that has scanned every address and is loading what it found (it then ends as it would have).
      */
     post: operations["cancelRun"];
   };
@@ -5784,7 +5784,7 @@ export interface operations {
   };
   /**
    * Cancel a run
-   * @description A QUEUED run is CANCELLED at once; a RUNNING one stops at its next progress report and loads nothing. 409 for a run that has ended.
+   * @description A QUEUED run is CANCELLED at once; a RUNNING one stops at its next progress report, or before its load, and loads nothing. 409 for a run that has ended, or that has scanned every address and is loading what it found (it then ends as it would have).
    */
   cancelRun: {
     parameters: {
