@@ -42,8 +42,9 @@ describe('a lease of lease4-get-page', () => {
       [{ state: 'default' }, 'state that is not a number'],
     ] as const) {
       const answer = parseLease(lease(fields));
-      expect(answer).toEqual({ invalid: expect.stringContaining(reason) });
+      expect(answer).toMatchObject({ invalid: expect.stringContaining(reason) });
     }
+    expect(parseLease(lease({ hostname: 'a b' }))).toEqual({ invalid: 'the lease of 10.0.0.5 has a host name that is no DNS name', address: '10.0.0.5' });
     expect(parseLease(null)).toEqual({ invalid: 'a lease that is not an object' });
     expect(parseLease([lease({})])).toEqual({ invalid: 'a lease that is not an object' });
   });
@@ -51,7 +52,7 @@ describe('a lease of lease4-get-page', () => {
   it('that is declined names no client and is no error', () => {
     expect(parseLease(lease({ state: 1, 'hw-address': '' }))).toEqual({ declined: true });
     expect(validLeases([lease({ state: 1, 'hw-address': '' }), lease({ hostname: 'bad name' }), lease({})])).toEqual({
-      leases: [parsed({})], invalid: ['the lease of 10.0.0.5 has a host name that is no DNS name'],
+      leases: [parsed({})], invalid: [{ invalid: 'the lease of 10.0.0.5 has a host name that is no DNS name', address: '10.0.0.5' }],
     });
   });
 

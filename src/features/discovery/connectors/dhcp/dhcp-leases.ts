@@ -36,7 +36,8 @@ export interface Lease {
   state: number;
 }
 
-export type ParsedLease = { lease: Lease } | { declined: true } | { invalid: string };
+/** A lease, a declined address, or why the lease is not valid (and its address, when that is an IPv4 address). */
+export type ParsedLease = { lease: Lease } | { declined: true } | { invalid: string; address?: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const u32 = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_U32;
@@ -53,16 +54,17 @@ export function parseLease(raw: unknown): ParsedLease {
   const address = raw['ip-address'];
   if (typeof address !== 'string' || !net.isIPv4(address) || !normaliseIp(address)) return { invalid: 'a lease without a usable IPv4 address' };
   const state = raw.state ?? STATE_DEFAULT;
-  if (!u32(state)) return { invalid: `the lease of ${address} has a state that is not a number` };
+  const invalid = (why: string) => ({ invalid: `the lease of ${address} ${why}`, address });
+  if (!u32(state)) return invalid('has a state that is not a number');
   if (state === STATE_DECLINED) return { declined: true };
   const hw = raw['hw-address'];
   const mac = typeof hw === 'string' && MAC.test(hw) ? normaliseMac(hw) : undefined;
-  if (!mac) return { invalid: `the lease of ${address} has no 6-octet MAC address` };
+  if (!mac) return invalid('has no 6-octet MAC address');
   const { cltt, 'valid-lft': validLifetime, hostname } = raw;
-  if (!u32(cltt) || !u32(validLifetime)) return { invalid: `the lease of ${address} has times out of range` };
-  if (hostname !== undefined && typeof hostname !== 'string') return { invalid: `the lease of ${address} has a host name that is not text` };
+  if (!u32(cltt) || !u32(validLifetime)) return invalid('has times out of range');
+  if (hostname !== undefined && typeof hostname !== 'string') return invalid('has a host name that is not text');
   const name = hostname ? cleanName(hostname) : undefined;
-  if (hostname && !name) return { invalid: `the lease of ${address} has a host name that is no DNS name` };
+  if (hostname && !name) return invalid('has a host name that is no DNS name');
   return { lease: { address, mac, ...(name ? { name } : {}), cltt, validLifetime, state } };
 }
 

@@ -26,25 +26,25 @@ const settings = z.strictObject({
 
 export const DEFAULT_MAX_LEASES = 100_000;
 export const DEFAULT_PAGE_SIZE = 1000;
-/** Invalid leases named in the run's error; the count covers the rest. */
-const INVALID_NAMED = 5;
+/** Invalid leases reported one by one; one more record counts the rest. */
+const INVALID_REPORTED = 20;
 const CONNECT_CODES = new Set<DhcpErrorCode>(['CONNECTION_REFUSED', 'CONNECTION_TIMEOUT', 'HOST_UNREACHABLE', 'DNS_FAILURE']);
 
 /** The leases that validate, and why the others did not (declined ones are no client's, and not counted). */
-export function validLeases(raw: unknown[]): { leases: Lease[]; invalid: string[] } {
+export function validLeases(raw: unknown[]): { leases: Lease[]; invalid: { invalid: string; address?: string }[] } {
   const leases: Lease[] = [];
-  const invalid: string[] = [];
+  const invalid: { invalid: string; address?: string }[] = [];
   for (const entry of raw) {
     const parsed = parseLease(entry);
     if ('lease' in parsed) leases.push(parsed.lease);
-    else if ('invalid' in parsed) invalid.push(parsed.invalid);
+    else if ('invalid' in parsed) invalid.push(parsed);
   }
   return { leases, invalid };
 }
 
 export async function collectDhcp({ address, credentials, port, settings: targetSettings, deadline }: CollectRequest, { config }: ConnectorEnvironment): Promise<ConnectorResult> {
   const own = settings.parse(targetSettings);
-  const record = (code: DhcpErrorCode, message: string, stage: string): RunError => ({ address, method: 'DHCP', stage, code, message });
+  const record = (code: DhcpErrorCode, message: string, stage: string, at = address): RunError => ({ address: at, method: 'DHCP', stage, code, message });
   const read = await readLeases(
     { host: address, port, timeoutMs: own.timeoutMs ?? config.discoveryConnectTimeoutMs, deadline },
     credentials,
@@ -59,10 +59,10 @@ export async function collectDhcp({ address, credentials, port, settings: target
     return read.pages ? { addressFacts: { method: 'DHCP', addresses: [] }, errors: [error], ...credential } : { errors: [error] };
   }
   const { leases, invalid } = validLeases(read.leases);
-  const errors: RunError[] = [];
-  if (invalid.length) {
-    const named = invalid.slice(0, INVALID_NAMED).join('; ');
-    errors.push(record('DHCP_LEASE_INVALID', `${invalid.length} of ${read.leases.length} leases were left out: ${named}${invalid.length > INVALID_NAMED ? '; ...' : ''}.`.slice(0, 1000), 'collect'));
+  // Each bad lease at its own address (the server's scan is not PARTIAL for a client's lease), the first ones; then their count.
+  const errors: RunError[] = invalid.slice(0, INVALID_REPORTED).map((bad) => record('DHCP_LEASE_INVALID', `${bad.invalid}; it was left out.`, 'collect', bad.address));
+  if (invalid.length > INVALID_REPORTED) {
+    errors.push(record('DHCP_LEASE_INVALID', `${invalid.length} of the ${read.leases.length} leases were left out in all; the first ${INVALID_REPORTED} are reported one by one.`, 'collect'));
   }
   const addressFacts: AddressFacts = { method: 'DHCP', addresses: clientFacts(leases, Date.now() / 1000) };
   return { addressFacts, errors, ...credential };
