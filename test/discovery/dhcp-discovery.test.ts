@@ -7,7 +7,7 @@
 // file, a rescan that changes only seen-times, a partial read (maxLeases) that changes and retires
 // nothing, the wrong password, no credential, and an address where no agent listens.
 import type { ApiClient } from '../support/api-client.js';
-import { createTarget, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
+import { canonicalJson, createTarget, inventoryTuples, rescan, runErrors, scanToEnd, startLabScanService } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
 import {
   DHCP_AGENT_PASSWORD, DHCP_AGENT_USER, DHCP_CLIENTS, DHCP_SEEDED_LEASES, DHCP_SERVER_ADDRESS, LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, SUBNET, type LabLease, type TestNetwork,
@@ -20,16 +20,6 @@ const describePeers = unavailable ? describe.skip : describe;
 const TEST_TIMEOUT_MS = 180_000;
 const SERVER = DHCP_SERVER_ADDRESS;
 
-interface FactRow {
-  field: string;
-  value: unknown;
-  source: string;
-  observedAt: string;
-  candidates: { source: string; value: unknown; observedAt: string }[];
-}
-
-/** A value as text with its object keys sorted (PostgreSQL's jsonb keeps its own key order). */
-const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 describePeers('discovery of DHCP clients (ISC Kea on a namespace host)', () => {
@@ -58,31 +48,9 @@ describePeers('discovery of DHCP clients (ISC Kea on a namespace host)', () => {
   });
 
   const scan = (id: string) => scanToEnd(api, id);
-  const errorsOf = async (runId: string) =>
-    ((await api.get(`/api/v1/discovery/runs/${runId}`)).body.data.errors as { address: string; method: string; stage: string; code: string }[]).map(({ address, method, stage, code }) => ({ address, method, stage, code }));
-  const assets = async (): Promise<AssetRow[]> => {
-    const res = await api.get('/api/v1/assets?size=1000');
-    expect(res.status).toBe(200);
-    return res.body.data;
-  };
+  const errorsOf = (runId: string) => runErrors(api, runId);
   /** Every asset as (type, name, status, addresses, MACs, host name, fqdn, attributes), and every fact as (address, field, source, value), sorted. */
-  const inventory = async () => {
-    const rows = await assets();
-    const facts: string[] = [];
-    const times: Record<string, string> = {};
-    for (const row of rows) {
-      const address = (row.ipAddresses as string[]).join(';');
-      const provenance = (await api.get(`/api/v1/assets/${row.id}/provenance`)).body.data.fields as FactRow[];
-      for (const f of provenance) {
-        for (const c of [f, ...f.candidates]) {
-          facts.push(`${address} ${f.field} ${c.source} ${canonical(c.value)}`);
-          times[`${address} ${f.field} ${c.source}`] = c.observedAt;
-        }
-      }
-    }
-    const tuples = rows.map((a) => `${a.assetType} ${a.displayName} ${a.status} ${(a.ipAddresses as string[]).join(';')} ${((a.macAddresses as string[] | undefined) ?? []).join(';') || '-'} ${a.hostname ?? '-'} ${a.fqdn ?? '-'} ${a.customAttributes}`).sort();
-    return { tuples, facts: facts.sort(), times, ids: rows.map((a) => a.id).sort() };
-  };
+  const inventory = () => inventoryTuples(api, (a) => `${a.assetType} ${a.displayName} ${a.status} ${(a.ipAddresses as string[]).join(';')} ${((a.macAddresses as string[] | undefined) ?? []).join(';') || '-'} ${a.hostname ?? '-'} ${a.fqdn ?? '-'} ${a.customAttributes}`);
 
   it("the lab's server gave each client a lease from its pool, and holds the seeded ones", () => {
     for (const client of DHCP_CLIENTS) expect(leases.filter((l) => l.mac === client.mac && l.state === 0 && l.address.startsWith(`${SUBNET}.2`))).toHaveLength(1);
@@ -100,7 +68,7 @@ describePeers('discovery of DHCP clients (ISC Kea on a namespace host)', () => {
     const expectedFacts = [
       `${SERVER} assetType sweep "UNKNOWN_ENDPOINT"`, `${SERVER} custom.openPorts sweep "22,8000"`, `${SERVER} displayName sweep "${SERVER}"`, `${SERVER} ipAddresses sweep ${JSON.stringify([SERVER])}`,
     ];
-    const leaseFact = (l: LabLease) => canonical({ macAddress: l.mac, ...(l.hostname ? { hostname: l.hostname.toLowerCase().replace(/\.$/, '') } : {}), start: iso(l.cltt), end: iso(l.cltt + l.validLifetime) });
+    const leaseFact = (l: LabLease) => canonicalJson({ macAddress: l.mac, ...(l.hostname ? { hostname: l.hostname.toLowerCase().replace(/\.$/, '') } : {}), start: iso(l.cltt), end: iso(l.cltt + l.validLifetime) });
     for (const client of DHCP_CLIENTS) {
       const own = leases.filter((l) => l.mac === client.mac);
       const active = own.find((l) => l.state === 0) as LabLease;
@@ -126,9 +94,7 @@ describePeers('discovery of DHCP clients (ISC Kea on a namespace host)', () => {
   }, TEST_TIMEOUT_MS);
 
   it('changes nothing but seen-times on a rescan', async () => {
-    const before = await inventory();
-    expect((await scan(targetId)).status).toBe('COMPLETED_WITH_ERRORS');
-    const after = await inventory();
+    const { before, after } = await rescan(inventory, () => scan(targetId), 'COMPLETED_WITH_ERRORS');
     expect({ ...after, times: undefined }).toEqual({ ...before, times: undefined });
     for (const [fact, at] of Object.entries(after.times)) if (fact.endsWith(' dhcp')) expect(at > (before.times[fact] as string)).toBe(true);
   }, TEST_TIMEOUT_MS);
