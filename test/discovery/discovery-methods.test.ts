@@ -45,7 +45,7 @@ describe('the discovery methods', () => {
     expect(vcenter?.settings).toMatchObject({ type: 'object', additionalProperties: false, properties: { verifyCertificate: { type: 'boolean' }, caCertificate: { type: 'string', maxLength: 20000 } } });
     expect(methods.find((m) => m.method === 'SSH')).toMatchObject({ defaultPort: 22, credentialKinds: ['SSH_KEY', 'SSH_PASSWORD'], triedWhere: 'port-answered', settings: null });
     expect(methods.find((m) => m.method === 'SNMP')).toMatchObject({ defaultPort: 161, triedWhere: 'always' });
-    expect(methods.filter((m) => m.credentialsOptional).map((m) => m.method)).toEqual(['DNS']);
+    expect(methods.filter((m) => m.credentialsOptional).map((m) => m.method)).toEqual(['DNS', 'DHCP']);
   });
 
   it("names each connector's own error codes with their meaning; with the shared ones, they are every code", () => {

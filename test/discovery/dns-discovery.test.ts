@@ -6,7 +6,7 @@
 // read (a zone refused, a zone truncated) that changes and retires nothing, the wrong TSIG key, no
 // key, and a server that is not there.
 import type { ApiClient } from '../support/api-client.js';
-import { createTarget, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
+import { createTarget, inventoryTuples, rescan, runErrors, scanToEnd, startLabScanService } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
 import {
   DNS_SERVER_ADDRESS, DNS_TSIG_KEY_NAME, DNS_TSIG_SECRET, DNS_ZONES, LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, SUBNET, type TestNetwork,
@@ -19,14 +19,6 @@ const describePeers = unavailable ? describe.skip : describe;
 const TEST_TIMEOUT_MS = 180_000;
 const NS = DNS_SERVER_ADDRESS;
 const [H1, H2, SW] = [`${SUBNET}.11`, `${SUBNET}.12`, `${SUBNET}.13`];
-
-interface FactRow {
-  field: string;
-  value: unknown;
-  source: string;
-  observedAt: string;
-  candidates: { source: string; value: unknown; observedAt: string }[];
-}
 
 describePeers('discovery of DNS zones (bind9 on a namespace host)', () => {
   let network: TestNetwork;
@@ -52,31 +44,9 @@ describePeers('discovery of DNS zones (bind9 on a namespace host)', () => {
   });
 
   const scan = (id: string) => scanToEnd(api, id);
-  const errorsOf = async (runId: string) =>
-    ((await api.get(`/api/v1/discovery/runs/${runId}`)).body.data.errors as { address: string; method: string; stage: string; code: string }[]).map(({ address, method, stage, code }) => ({ address, method, stage, code }));
-  const assets = async (): Promise<AssetRow[]> => {
-    const res = await api.get('/api/v1/assets?size=1000');
-    expect(res.status).toBe(200);
-    return res.body.data;
-  };
+  const errorsOf = (runId: string) => runErrors(api, runId);
   /** Every asset as (type, name, status, addresses, fqdn, attributes), and every fact as (address, field, source, value), sorted. */
-  const inventory = async () => {
-    const rows = await assets();
-    const facts: string[] = [];
-    const times: Record<string, string> = {};
-    for (const row of rows) {
-      const address = (row.ipAddresses as string[]).join(';');
-      const provenance = (await api.get(`/api/v1/assets/${row.id}/provenance`)).body.data.fields as FactRow[];
-      for (const f of provenance) {
-        for (const c of [f, ...f.candidates]) {
-          facts.push(`${address} ${f.field} ${c.source} ${JSON.stringify(c.value)}`);
-          times[`${address} ${f.field} ${c.source}`] = c.observedAt;
-        }
-      }
-    }
-    const tuples = rows.map((a) => `${a.assetType} ${a.displayName} ${a.status} ${(a.ipAddresses as string[]).join(';')} ${a.fqdn ?? '-'} ${a.customAttributes}`).sort();
-    return { tuples, facts: facts.sort(), times, ids: rows.map((a) => a.id).sort() };
-  };
+  const inventory = () => inventoryTuples(api, (a) => `${a.assetType} ${a.displayName} ${a.status} ${(a.ipAddresses as string[]).join(';')} ${a.fqdn ?? '-'} ${a.customAttributes}`);
 
   it('names the addresses that answer with the zones\' names (facts of source dns), reports the records that point at nothing alive, and makes no other asset', async () => {
     const run = await scan(targetId);
@@ -111,9 +81,7 @@ describePeers('discovery of DNS zones (bind9 on a namespace host)', () => {
   }, TEST_TIMEOUT_MS);
 
   it('changes nothing but seen-times on a rescan', async () => {
-    const before = await inventory();
-    expect((await scan(targetId)).status).toBe('COMPLETED_WITH_ERRORS');
-    const after = await inventory();
+    const { before, after } = await rescan(inventory, () => scan(targetId), 'COMPLETED_WITH_ERRORS');
     expect({ ...after, times: undefined }).toEqual({ ...before, times: undefined });
   }, TEST_TIMEOUT_MS);
 

@@ -47,3 +47,51 @@ export async function createTarget(api: ApiClient, body: Record<string, unknown>
   expect(target.status).toBe(201);
   return target.body.data.id;
 }
+
+/** A run's error records as (address, method, stage, code), in the order the run gives them. */
+export async function runErrors(api: ApiClient, runId: string): Promise<{ address: string; method: string; stage: string; code: string }[]> {
+  const errors = (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data.errors as { address: string; method: string; stage: string; code: string }[];
+  return errors.map(({ address, method, stage, code }) => ({ address, method, stage, code }));
+}
+
+interface FactRow {
+  field: string;
+  value: unknown;
+  source: string;
+  observedAt: string;
+  candidates: { source: string; value: unknown; observedAt: string }[];
+}
+
+/** A value as text with its object keys sorted (PostgreSQL's jsonb keeps its own key order). */
+export const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+
+/**
+ * Every asset as a tuple (`tuple` says which fields), and every fact of every source as
+ * "addresses field source value", sorted, with each fact's time apart (a rescan may move only those).
+ */
+export async function inventoryTuples(api: ApiClient, tuple: (asset: AssetRow) => string): Promise<{ tuples: string[]; facts: string[]; times: Record<string, string>; ids: string[] }> {
+  const res = await api.get('/api/v1/assets?size=1000');
+  expect(res.status).toBe(200);
+  const rows = res.body.data as AssetRow[];
+  const facts: string[] = [];
+  const times: Record<string, string> = {};
+  for (const row of rows) {
+    const address = (row.ipAddresses as string[]).join(';');
+    const provenance = (await api.get(`/api/v1/assets/${row.id}/provenance`)).body.data.fields as FactRow[];
+    for (const f of provenance) {
+      for (const c of [f, ...f.candidates]) {
+        facts.push(`${address} ${f.field} ${c.source} ${canonicalJson(c.value)}`);
+        times[`${address} ${f.field} ${c.source}`] = c.observedAt;
+      }
+    }
+  }
+  return { tuples: rows.map(tuple).sort(), facts: facts.sort(), times, ids: rows.map((a) => a.id).sort() };
+}
+
+/** The inventory before and after one more scan, which must end with `status`. */
+export async function rescan<T>(inventory: () => Promise<T>, scan: () => Promise<Record<string, any>>, status: string): Promise<{ before: T; after: T }> {
+  const before = await inventory();
+  expect((await scan()).status).toBe(status);
+  return { before, after: await inventory() };
+}

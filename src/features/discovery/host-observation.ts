@@ -112,11 +112,24 @@ export interface EstateObservation {
   complete: boolean;
 }
 
-/** What a connector read of the assets at other addresses than the one it asked: their names (DNS). */
+/** What a connector read of the assets at other addresses than the one it asked: their names (DNS), their leases (DHCP). */
 export interface AddressFacts {
   method: ScanMethod;
   /** Each address with its FQDN and other facts: loaded onto the asset that holds the address, or a new UNKNOWN_ENDPOINT. */
-  addresses: { address: string; fqdn?: string; attributes: Record<string, string> }[];
+  addresses: AddressFactsEntry[];
+}
+
+export interface AddressFactsEntry {
+  address: string;
+  /** The addresses it holds now ([address] if left out). */
+  ipAddresses?: string[];
+  /** The device's own MACs (DHCP's client): identity, as an interface's MAC is. */
+  macAddresses?: string[];
+  hostname?: string;
+  fqdn?: string;
+  attributes: Record<string, string>;
+  /** Facts kept as evidence only (GET /assets/{id}/provenance), never a field of the asset: DHCP's dhcpLease:<address>. */
+  evidence?: Record<string, unknown>;
 }
 
 /** What a connector answers for one address: what it saw (if it got in), and what went wrong. */

@@ -116,20 +116,22 @@ export function translateRun(results: AddressResult[], context: TranslationConte
 }
 
 /**
- * The facts connectors read of other addresses (DNS names), each as its method's own, on the entry
- * of the address: the host or endpoint of the run at it, else a new entry known by the address
- * alone (matched to the asset that holds it, or a new UNKNOWN_ENDPOINT). The names are facts, not
- * identity: a name that moves to another address never merges two assets.
+ * The facts connectors read of other addresses (DNS names, DHCP leases), each as its method's own,
+ * on the entry of the address: the host or endpoint of the run at it, else a new entry known by its
+ * addresses and MACs alone (matched to the asset that holds one, or a new UNKNOWN_ENDPOINT). The
+ * names are facts, not identity: a name that moves to another address never merges two assets; a
+ * DHCP client's MAC is the device's own, and follows it from address to address.
  */
 function addAddressFacts(bundle: Required<Omit<InventoryBundle, 'seen' | 'links'>>, sets: Map<string, FactSet[]>, read: AddressFacts[]): void {
-  const keys = new Set(bundle.assets.map((a) => a.key));
+  const entries = new Map(bundle.assets.map((a) => [a.key, a]));
   for (const { method, addresses } of read) {
-    for (const { address, fqdn, attributes } of addresses) {
-      if (!keys.has(address)) {
-        keys.add(address);
-        bundle.assets.push({ key: address, assetType: 'UNKNOWN_ENDPOINT', displayName: fqdn ?? address, ipAddresses: [address], customAttributes: {} });
+    for (const { address, ipAddresses = [address], macAddresses, hostname, fqdn, attributes, evidence } of addresses) {
+      if (!entries.has(address)) {
+        const entry: BundleAsset = { key: address, assetType: 'UNKNOWN_ENDPOINT', displayName: fqdn ?? hostname ?? address, ipAddresses, ...(macAddresses ? { macAddresses } : {}), customAttributes: {} };
+        entries.set(address, entry);
+        bundle.assets.push(entry);
       }
-      const values = factValues({ ...(fqdn ? { fqdn } : {}), ipAddresses: [address], customAttributes: attributes });
+      const values = { ...factValues({ ...(hostname ? { hostname } : {}), ...(fqdn ? { fqdn } : {}), ...(macAddresses ? { macAddresses } : {}), ipAddresses, customAttributes: attributes }), ...evidence };
       sets.set(address, [...(sets.get(address) ?? []), { source: method.toLowerCase(), values }]);
     }
   }

@@ -3,7 +3,10 @@
 // with the time it did. An observation writes only the facts its source reported; the value an
 // asset shows for a field is then chosen among the sources by a documented precedence
 // (docs/discovery.md), and the losing values stay as evidence (GET /assets/{id}/provenance).
-// Facts go only when no source has reported them for service.aging.inactive-after-days. The ranks
+// Facts go only when no source has reported them for service.aging.inactive-after-days. A fact
+// whose field is neither a FACT_FIELD nor custom.<key> (DHCP's dhcpLease:<address>, one per lease)
+// is evidence only: kept, aged and shown in provenance like the others, never a field of the asset.
+// The ranks
 // of discovery's methods are data that the inventory's feature module gives (each connector
 // declares its own), so that the rules never reach up into discovery.
 import type { components } from '../../platform/http/api-types.js';

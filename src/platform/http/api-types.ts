@@ -266,7 +266,7 @@ export interface paths {
   "/api/v1/assets/{assetId}/provenance": {
     /**
      * Where each fact of an asset comes from
-     * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Synthesized rows have no facts of their own.
+     * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, dns, dhcp, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Facts kept as evidence only, never a field of the asset: dhcpLease:<address> (source dhcp, one per lease of the client: macAddress, hostname, start, end), its MAC-to-address history. Synthesized rows have no facts of their own.
      */
     get: operations["getAssetProvenance"];
   };
@@ -723,7 +723,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -733,7 +733,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -818,8 +818,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS and DNS are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS and DHCP are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -902,7 +902,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -925,7 +925,7 @@ export interface components {
        * ]
        */
       credentialKinds: components["schemas"]["CredentialKind"][];
-      /** @description Tried without a credential where the target offers none of its kinds (DNS: a TSIG key only where the server asks for one); false: such an address is left out (NO_CREDENTIALS). */
+      /** @description Tried without a credential where the target offers none of its kinds (DNS: a TSIG key only where the server asks for one; DHCP: a user and password only where the agent asks for them); false: such an address is left out (NO_CREDENTIALS). */
       credentialsOptional: boolean;
       /**
        * @description The JSON Schema (draft 2020-12) of a target's settings.<method>; null when the method takes none.
@@ -957,7 +957,7 @@ export interface components {
           meaning: string;
         }[];
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -980,6 +980,11 @@ export interface components {
        * @example 53
        */
       DNS?: number;
+      /**
+       * @description The HTTP port of Kea's control agent (its http-port).
+       * @example 8000
+       */
+      DHCP?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -1017,14 +1022,31 @@ export interface components {
          */
         maxRecords?: number;
       };
+      DHCP?: {
+        /**
+         * @description Leases read at most, active, expired and declined together; 100,000 if left out. A server that holds more is read in part (DHCP_LEASES_TRUNCATED), and the scan loads no leases.
+         * @example 100000
+         */
+        maxLeases?: number;
+        /**
+         * @description Leases asked for per lease4-get-page request; 1,000 if left out.
+         * @example 1000
+         */
+        pageSize?: number;
+        /**
+         * @description How long the connect and each request may take (ms); service.discovery.connect-timeout-ms if left out.
+         * @example 5000
+         */
+        timeoutMs?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS and DNS are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS and DHCP are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1073,7 +1095,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -1098,6 +1120,8 @@ export interface components {
         CONTAINERS: number;
         /** @example 53 */
         DNS: number;
+        /** @example 8000 */
+        DHCP: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -2055,7 +2079,7 @@ export interface components {
      * | SNMP_V2C | (none) | community |
      * | SNMP_V3 | username, securityLevel (noAuthNoPriv, authNoPriv, authPriv), authProtocol (MD5, SHA, SHA224, SHA256, SHA384, SHA512; from authNoPriv), privProtocol (DES, AES, AES256B, AES256R; at authPriv), contextName | authKey (from authNoPriv), privKey (at authPriv) |
      * | WINRM | username, port, useTls | password |
-     * | HTTP_BASIC (vCenter and other HTTP APIs) | username, baseUrl | password |
+     * | HTTP_BASIC (vCenter, Kea's control agent and other HTTP APIs) | username, baseUrl | password |
      * | CLOUD_ACCESS_KEY | provider (AWS, AZURE, GCP, OCI, OTHER), accessKeyId, region, tenantId | secretAccessKey |
      * | DNS_TSIG (a TSIG key for DNS zone transfers) | keyName, algorithm (hmac-sha256) | secret (base64) |
      */
@@ -4254,7 +4278,7 @@ export interface operations {
   };
   /**
    * Where each fact of an asset comes from
-   * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Synthesized rows have no facts of their own.
+   * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, dns, dhcp, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Facts kept as evidence only, never a field of the asset: dhcpLease:<address> (source dhcp, one per lease of the client: macAddress, hostname, start, end), its MAC-to-address history. Synthesized rows have no facts of their own.
    */
   getAssetProvenance: {
     parameters: {
@@ -4275,7 +4299,7 @@ export interface operations {
               assetId: string;
               fields: {
                   /**
-                   * @description A field name, or custom.<key>.
+                   * @description A field name, custom.<key>, or dhcpLease:<address>.
                    * @example osVersion
                    */
                   field: string;
@@ -5769,7 +5793,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

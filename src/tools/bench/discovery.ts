@@ -4,7 +4,6 @@
 // writes of the same rows.
 import { execFile } from 'node:child_process';
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { Container } from '../../container.js';
 import { emptyObservation, OBSERVED_SCOPES, type HostObservation, type ObservedApplication } from '../../features/discovery/host-observation.js';
@@ -17,7 +16,7 @@ import { LoadGraphRepository } from '../../features/inventory/load-graph-reposit
 import { SubRecordStore } from '../../features/inventory/sub-record-store.js';
 import type { AppConfig } from '../../platform/config.js';
 import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, SUBNET, type TestNetwork } from '../lab/lab-network.js';
-import { BENCH_ACTOR, elapsedMs, machine, median, withDataDir, withService, writeSection, type ApiClient } from './support.js';
+import { BENCH_ACTOR, elapsedMs, machine, median, scanThrough, withDataDir, withService, writeSection, type ApiClient } from './support.js';
 
 const EXTRA_HOSTS = 20;
 /** The first run creates the assets, the others update them. */
@@ -46,16 +45,7 @@ async function createTarget(api: ApiClient, name: string, addresses: string[], m
 }
 
 /** Scans a target through the API and waits for its run, which must complete without errors. */
-async function scan(api: ApiClient, targetId: string): Promise<TimedRun> {
-  const queued = (await api.post<{ data: RunView }>(`/api/v1/discovery/targets/${targetId}/scan`, undefined, 202)).data;
-  for (const end = Date.now() + RUN_DEADLINE_MS; Date.now() < end; await sleep(200)) {
-    const run = (await api.get<{ data: RunView }>(`/api/v1/discovery/runs/${queued.id}`)).data;
-    if (run.status === 'QUEUED' || run.status === 'RUNNING') continue;
-    if (run.status !== 'COMPLETED') throw new Error(`run ${run.id} ended ${run.status}: ${JSON.stringify(run.errors)}`);
-    return { ...run, seconds: (Date.parse(run.finishedAt as string) - Date.parse(run.startedAt as string)) / 1000 };
-  }
-  throw new Error(`run ${queued.id} did not finish within ${RUN_DEADLINE_MS / 1000} s`);
-}
+const scan = (api: ApiClient, targetId: string): Promise<TimedRun> => scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS);
 
 async function scanTimes(api: ApiClient, targetId: string, times: number): Promise<TimedRun[]> {
   const runs: TimedRun[] = [];

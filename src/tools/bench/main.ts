@@ -7,6 +7,8 @@
 //   discovery: the whole service against the lab network (needs root), and the load of one busy
 //              host beside its raw writes.
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
+//   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
+//              answer, and inventoried by the whole service (needs root).
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
 //              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
 //   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow,
@@ -14,6 +16,7 @@
 //              collector's memory under a flood of new keys; --quick stores 100,000 flows instead
 //              of 2 million and floods for 60 s; --flood-seconds sets the flood (600 by default).
 import { parseArgs } from 'node:util';
+import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
@@ -31,6 +34,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   'graph-query': ({ quick, dataDir }) => graphQueryBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
+  dhcp: () => dhcpBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 

@@ -282,6 +282,31 @@ function lightRead(url: string, headers: Record<string, string>, take: (chunk: B
   });
 }
 
+/** What the benchmarks read of a run. */
+export interface BenchRunView {
+  id: string;
+  status: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  errors?: unknown[];
+}
+
+/**
+ * Scans a target through the API and waits for its run, which must end COMPLETED (or with a status
+ * `accept` takes); answers it with its duration (s) as the service recorded it, from claim to
+ * finish: queueing is left out.
+ */
+export async function scanThrough<R extends BenchRunView>(api: ApiClient, targetId: string, deadlineMs: number, accept: (run: R) => boolean = (run) => run.status === 'COMPLETED'): Promise<R & { seconds: number }> {
+  const queued = (await api.post<{ data: R }>(`/api/v1/discovery/targets/${targetId}/scan`, undefined, 202)).data;
+  for (const end = Date.now() + deadlineMs; Date.now() < end; await sleep(200)) {
+    const run = (await api.get<{ data: R }>(`/api/v1/discovery/runs/${queued.id}`)).data;
+    if (run.status === 'QUEUED' || run.status === 'RUNNING') continue;
+    if (!accept(run)) throw new Error(`run ${run.id} ended ${run.status}: ${JSON.stringify(run.errors)}`);
+    return { ...run, seconds: (Date.parse(run.finishedAt as string) - Date.parse(run.startedAt as string)) / 1000 };
+  }
+  throw new Error(`run ${queued.id} did not finish within ${deadlineMs / 1000} s`);
+}
+
 /** Requests with an integration key (it holds every role); another status than the expected one throws. */
 export function apiClient(base: string, key: string) {
   const call = async <T>(method: string, url: string, expected: number, body?: object): Promise<T> => {

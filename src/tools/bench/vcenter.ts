@@ -3,11 +3,10 @@
 // first run creates the estate, the others find it unchanged), and the read alone (the vim25
 // session and the PropertyCollector pages, no load) with its round trips.
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RevealedCredential } from '../../features/credentials/credential-service.js';
 import { readVcenter } from '../../features/discovery/connectors/vcenter/vcenter.js';
 import { startVcsim, vcsimUnavailable } from '../vcsim/vcsim.js';
-import { elapsedMs, loadAverage, machine, median, withDataDir, withService, writeSection, type ApiClient } from './support.js';
+import { elapsedMs, loadAverage, machine, median, scanThrough, withDataDir, withService, writeSection, type ApiClient } from './support.js';
 
 const HOSTS = 50;
 const VMS = 2000;
@@ -27,14 +26,8 @@ interface RunView {
 }
 
 async function scan(api: ApiClient, targetId: string): Promise<{ run: RunView; seconds: number }> {
-  const queued = (await api.post<{ data: RunView }>(`/api/v1/discovery/targets/${targetId}/scan`, undefined, 202)).data;
-  for (const end = Date.now() + RUN_DEADLINE_MS; Date.now() < end; await sleep(200)) {
-    const run = (await api.get<{ data: RunView }>(`/api/v1/discovery/runs/${queued.id}`)).data;
-    if (run.status === 'QUEUED' || run.status === 'RUNNING') continue;
-    if (run.status !== 'COMPLETED') throw new Error(`run ${run.id} ended ${run.status}: ${JSON.stringify(run.errors)}`);
-    return { run, seconds: (Date.parse(run.finishedAt as string) - Date.parse(run.startedAt as string)) / 1000 };
-  }
-  throw new Error(`run ${queued.id} did not finish within ${RUN_DEADLINE_MS / 1000} s`);
+  const { seconds, ...run } = await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS);
+  return { run, seconds };
 }
 
 export async function vcenterBench(): Promise<void> {

@@ -6,7 +6,12 @@
 // AgentX, and its bridge's learnt MACs are served as BRIDGE-MIB (snmpd has no BRIDGE-MIB of its
 // own: snmp-pass-persist.mjs serves what `bridge fdb` shows). `extraHosts` adds plain hosts (sshd
 // and snmpd only) for figures that need more hosts than three; `dnsServer` adds ns, a plain host that
-// also runs Debian's bind9 (named) with the lab's zones (DNS_ZONES). Needs root.
+// also runs Debian's bind9 (named) with the lab's zones (DNS_ZONES); `dhcpServer` adds dhcp, a plain
+// host that also runs ISC Kea (kea-dhcp4 with the lease_cmds hook, and kea-ctrl-agent with basic
+// authentication), and the DHCP clients c1..c3 (namespaces of their own whose busybox udhcpc gets a
+// real lease each), its lease file seeded before the start with what no client can make here
+// (DHCP_SEEDED_LEASES: a lease of c1 on another subnet, expired; a device gone; a declined address;
+// a lease whose host name is no DNS name). Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -27,7 +32,7 @@ export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
 /** h1's lldpd has its control socket here (lldpd -u), not at the default place. */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
-const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent'];
 
 export interface TestHost {
   name: string;
@@ -47,6 +52,109 @@ export interface TestNetworkOptions {
   extraHosts?: number;
   /** The DNS server ns (DNS_SERVER_ADDRESS): a plain host that also runs named with the lab's zones. */
   dnsServer?: boolean;
+  /** The DHCP server dhcp (DHCP_SERVER_ADDRESS: Kea, its control agent on DHCP_AGENT_PORT) and its clients c1..c3. */
+  dhcpServer?: boolean;
+  /** With dhcpServer: that many more active leases in the lease file, on 10.80.0.0/16 (for figures). */
+  dhcpExtraLeases?: number;
+}
+
+/** dhcp's address; its control agent answers on DHCP_AGENT_PORT. */
+export const DHCP_SERVER_ADDRESS = `${SUBNET}.15`;
+export const DHCP_AGENT_PORT = 8000;
+/** The agent's one user (basic authentication). */
+export const DHCP_AGENT_USER = 'inventory';
+export const DHCP_AGENT_PASSWORD = 'kea-Agent-secret-1';
+/** The clients, each in a namespace of its own, and the name each sends (option 12; none for c3). */
+export const DHCP_CLIENTS = [
+  { name: 'c1', mac: '02:77:00:00:00:21', hostname: 'c1' },
+  { name: 'c2', mac: '02:77:00:00:00:22', hostname: 'c2.lab.test' },
+  { name: 'c3', mac: '02:77:00:00:00:23' },
+] as const;
+/** The pool the clients' leases come from, in the lab subnet (subnet-id 1). */
+export const DHCP_POOL = [`${SUBNET}.200`, `${SUBNET}.220`] as const;
+/** Another subnet of the server (subnet-id 2), where c1 held a lease before. */
+export const DHCP_OTHER_SUBNET = '10.79.0';
+/**
+ * The leases written to the lease file before the server starts (how long ago each ended, in
+ * seconds): c1's lease on the other subnet (reclaimed), a device gone (reclaimed), a declined
+ * address (no MAC) and a lease whose host name is no DNS name (active: it ends in an hour).
+ */
+export const DHCP_SEEDED_LEASES = [
+  { address: `${DHCP_OTHER_SUBNET}.21`, mac: '02:77:00:00:00:21', subnetId: 2, endedAgo: 600, state: 2, hostname: '' },
+  { address: `${SUBNET}.230`, mac: '02:77:00:00:00:99', subnetId: 1, endedAgo: 600, state: 2, hostname: '' },
+  { address: `${SUBNET}.231`, mac: '', subnetId: 1, endedAgo: -3600, state: 1, hostname: '' },
+  { address: `${SUBNET}.232`, mac: '02:77:00:00:00:98', subnetId: 1, endedAgo: -3600, state: 0, hostname: 'bad host!' },
+] as const;
+const DHCP_VALID_LIFETIME = 3600;
+const DHCP_EXTRA_SUBNET = '10.80';
+
+/** A lease as the server's lease file (memfile CSV) holds it last. */
+export interface LabLease {
+  address: string;
+  mac: string;
+  hostname: string;
+  /** Client last transaction time and valid lifetime (seconds). */
+  cltt: number;
+  validLifetime: number;
+  state: number;
+}
+
+/** The server's configurations, its seeded lease file and its start; the clients are started after the server answers. */
+async function writeDhcpServer(hostDir: string, extraLeases: number): Promise<string> {
+  await sh(`mkdir -p ${hostDir}`);
+  const now = Math.floor(Date.now() / 1000);
+  const header = 'address,hwaddr,client_id,valid_lifetime,expire,subnet_id,fqdn_fwd,fqdn_rev,hostname,state,user_context';
+  const rows = DHCP_SEEDED_LEASES.map((l) => `${l.address},${l.mac},,${DHCP_VALID_LIFETIME},${now - l.endedAgo},${l.subnetId},0,0,${l.hostname},${l.state},`);
+  for (let i = 0; i < extraLeases; i++) {
+    const mac = `02:80:00:${[i >> 16, (i >> 8) & 0xff, i & 0xff].map((b) => b.toString(16).padStart(2, '0')).join(':')}`;
+    rows.push(`${DHCP_EXTRA_SUBNET}.${Math.floor((i + 256) / 256)}.${(i + 256) % 256},${mac},,${DHCP_VALID_LIFETIME},${now + DHCP_VALID_LIFETIME},3,0,0,bench-${i + 1},0,`);
+  }
+  await writeFile(path.join(hostDir, 'leases4.csv'), [header, ...rows, ''].join('\n'));
+  const socket = path.join(hostDir, 'kea4.sock');
+  const log = (name: string) => [{ name, output_options: [{ output: path.join(hostDir, `${name}.log`) }], severity: 'INFO' }];
+  await writeFile(path.join(hostDir, 'kea-dhcp4.conf'), JSON.stringify({
+    Dhcp4: {
+      'interfaces-config': { interfaces: ['eth0'] },
+      'lease-database': { type: 'memfile', persist: true, name: path.join(hostDir, 'leases4.csv'), 'lfc-interval': 0 },
+      'control-socket': { 'socket-type': 'unix', 'socket-name': socket },
+      'hooks-libraries': [{ library: '/usr/lib/x86_64-linux-gnu/kea/hooks/libdhcp_lease_cmds.so' }],
+      'valid-lifetime': DHCP_VALID_LIFETIME,
+      // Reclaimed leases are kept a day (the seeded ones ended minutes ago), so that every read of a test sees them.
+      'expired-leases-processing': { 'hold-reclaimed-time': 86_400 },
+      subnet4: [
+        { id: 1, subnet: `${SUBNET}.0/24`, pools: [{ pool: `${DHCP_POOL[0]} - ${DHCP_POOL[1]}` }] },
+        { id: 2, subnet: `${DHCP_OTHER_SUBNET}.0/24`, pools: [{ pool: `${DHCP_OTHER_SUBNET}.10 - ${DHCP_OTHER_SUBNET}.50` }] },
+        ...(extraLeases ? [{ id: 3, subnet: `${DHCP_EXTRA_SUBNET}.0.0/16`, pools: [{ pool: `${DHCP_EXTRA_SUBNET}.1.0 - ${DHCP_EXTRA_SUBNET}.255.255` }] }] : []),
+      ],
+      loggers: log('kea-dhcp4'),
+    },
+  }));
+  await writeFile(path.join(hostDir, 'kea-ctrl-agent.conf'), JSON.stringify({
+    'Control-agent': {
+      'http-host': DHCP_SERVER_ADDRESS,
+      'http-port': DHCP_AGENT_PORT,
+      authentication: { type: 'basic', realm: 'inventory-lab', clients: [{ user: DHCP_AGENT_USER, password: DHCP_AGENT_PASSWORD }] },
+      'control-sockets': { dhcp4: { 'socket-type': 'unix', 'socket-name': socket } },
+      loggers: log('kea-ctrl-agent'),
+    },
+  }));
+  await writeFile(path.join(hostDir, 'udhcpc.script'), '#!/bin/sh\n[ "$1" = bound ] && ip addr add "$ip/24" dev "$interface"\nexit 0\n', { mode: 0o755 });
+  const env = `KEA_LOCKFILE_DIR=${hostDir} KEA_PIDFILE_DIR=${hostDir}`;
+  return [
+    `${env} /usr/sbin/kea-dhcp4 -c ${hostDir}/kea-dhcp4.conf > ${hostDir}/kea-dhcp4.out 2>&1 < /dev/null &`,
+    `${env} /usr/sbin/kea-ctrl-agent -c ${hostDir}/kea-ctrl-agent.conf > ${hostDir}/kea-ctrl-agent.out 2>&1 < /dev/null &`,
+  ].join('\n');
+}
+
+/** The leases of the lab's DHCP server as its lease file holds them (the last line of each address wins; a deleted lease has valid_lifetime 0). */
+async function labLeases(hostDir: string): Promise<LabLease[]> {
+  const lines = (await readFile(path.join(hostDir, 'leases4.csv'), 'utf8')).split('\n').slice(1).filter(Boolean);
+  const byAddress = new Map<string, LabLease>();
+  for (const line of lines) {
+    const [address = '', mac = '', , valid = '0', expire = '0', , , , hostname = '', state = '0'] = line.split(',');
+    byAddress.set(address, { address, mac, hostname: hostname.replace(/&#x2c/g, ','), cltt: Number(expire) - Number(valid), validLifetime: Number(valid), state: Number(state) });
+  }
+  return [...byAddress.values()];
 }
 
 /** ns's address, where named answers on TCP and UDP port 53. */
@@ -94,6 +202,8 @@ export interface TestNetwork {
   hosts: Record<'h1' | 'h2' | 'sw', TestHost>;
   /** ns, with dnsServer. */
   dns?: TestHost;
+  /** dhcp, with dhcpServer, and what its lease file holds. */
+  dhcp?: TestHost & { leases(): Promise<LabLease[]> };
   /** The hosts of `extraHosts`, e1..eN. */
   extraHosts: TestHost[];
   /** The private key of SCAN_USER (OpenSSH format). */
@@ -200,7 +310,7 @@ interface HostSpec {
 const EXTRA_HOSTS_FROM = 101;
 const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
-export async function startTestNetwork({ extraHosts = 0, dnsServer = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
+export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   await takeLock();
   await cleanUp();
@@ -226,20 +336,22 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false }: Te
     await rm(LOCK, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, extraHosts, dnsServer, stop);
+    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases }, stop);
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-async function build(dir: string, inits: ChildProcess[], privateKey: string, extraHosts: number, dnsServer: boolean, stop: () => Promise<void>): Promise<TestNetwork> {
+async function build(dir: string, inits: ChildProcess[], privateKey: string, options: Required<TestNetworkOptions>, stop: () => Promise<void>): Promise<TestNetwork> {
+  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases } = options;
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
     { name: 'h2', octet: 12, lldpPorts: 'eth1', extra: `redis-server --bind ${SUBNET}.12 --port 6379 --save '' --appendonly no --daemonize no --protected-mode no > /dev/null 2>&1 &` },
     { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
     ...(dnsServer ? [{ name: 'ns', octet: 14, extra: await writeDnsServer(path.join(dir, 'ns')) }] : []),
+    ...(dhcpServer ? [{ name: 'dhcp', octet: 15, extra: await writeDhcpServer(path.join(dir, 'dhcp'), dhcpExtraLeases) }] : []),
     ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
   ];
   const all = new Map<string, TestHost>();
@@ -326,7 +438,9 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
     for (const host of all.values()) await sh(`ip netns exec ${PREFIX}-${host.name} sh -c 'ss -Hlnt | grep -q ":22 " && ss -Hlnu | grep -q ":161 "'`);
     await sh(`ip netns exec ${PREFIX}-h2 sh -c 'ss -Hlnt | grep -q ":6379 "'`);
     if (dnsServer) await sh(`ip netns exec ${PREFIX}-ns sh -c 'ss -Hlnt | grep -q ":53 "'`);
-  }, 'sshd, snmpd, redis-server (and named) listening in every host');
+    if (dhcpServer) await sh(`ip netns exec ${PREFIX}-dhcp sh -c 'ss -Hlnt | grep -q ":${DHCP_AGENT_PORT} " && test -S ${dir}/dhcp/kea4.sock'`);
+  }, 'sshd, snmpd, redis-server (and named, Kea) listening in every host');
+  if (dhcpServer) await startDhcpClients(path.join(dir, 'dhcp'));
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
   await hosts.h1.exec(`redis-cli -h ${SUBNET}.12 subscribe inventory > /dev/null 2>&1 &`);
@@ -348,10 +462,23 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, ext
     hosts,
     extraHosts: [...all.values()].slice(specs.length - extraHosts),
     ...(dnsServer ? { dns: byName('ns') } : {}),
+    ...(dhcpServer ? { dhcp: { ...byName('dhcp'), leases: () => labLeases(path.join(dir, 'dhcp')) } } : {}),
     privateKey,
     emptyAddress: `${SUBNET}.99`,
     stop,
   };
+}
+
+/** Each client in a namespace of its own on the bridge, with its MAC: busybox udhcpc gets a lease (one after the other, so that the pool gives them its first addresses in order), binds it and quits. */
+async function startDhcpClients(hostDir: string): Promise<void> {
+  for (const client of DHCP_CLIENTS) {
+    const ns = `${PREFIX}-${client.name}`;
+    await sh(`ip netns add ${ns} && ip -n ${ns} link set lo up`);
+    await sh(`ip link add ${PREFIX}-${client.name}0 type veth peer name eth0 netns ${ns} && ip link set ${PREFIX}-${client.name}0 master ${PREFIX}-br up`);
+    await sh(`ip -n ${ns} link set eth0 address ${client.mac} && ip -n ${ns} link set eth0 up`);
+    const name = 'hostname' in client ? ` -x hostname:${client.hostname}` : '';
+    await sh(`ip netns exec ${ns} /bin/busybox udhcpc -i eth0 -q -n -t 10 -T 1 -s ${hostDir}/udhcpc.script${name} > ${hostDir}/udhcpc-${client.name}.log 2>&1 < /dev/null`);
+  }
 }
 
 async function waitFor(check: () => Promise<void>, what: string, timeoutMs = 60_000): Promise<void> {
