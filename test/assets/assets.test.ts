@@ -113,6 +113,35 @@ describe('assets over the graph', () => {
     });
   });
 
+  describe('GET /assets/values', () => {
+    const values = async (query: string) => (await api.get(`/api/v1/assets/values?${query}`)).body as { data: { value: string; count: number }[]; field: string; limit: number; capped: boolean };
+
+    it('lists the sites and environments the assets hold, most common first, each counted as the list filtered by it counts', async () => {
+      const sites = await values('field=site');
+      expect(sites).toEqual({ data: [{ value: 'paris', count: 4 }, { value: 'berlin', count: 2 }], field: 'site', limit: 200, capped: false });
+      const environments = await values('field=environment');
+      expect(environments.data).toEqual([{ value: 'production', count: 3 }, { value: 'staging', count: 1 }]);
+      for (const [field, filter] of [['site', sites], ['environment', environments]] as const) {
+        for (const { value, count } of filter.data) expect((await api.get(`/api/v1/assets?${field}=${encodeURIComponent(value)}&size=1`)).body.total).toBe(count);
+      }
+    });
+
+    it('caps the values at limit and says so, lowers a limit above 1000, and takes a value as data, not as part of the query', async () => {
+      expect(await values('field=site&limit=1')).toEqual({ data: [{ value: 'paris', count: 4 }], field: 'site', limit: 1, capped: true });
+      expect((await values('field=site&limit=5000')).limit).toBe(1000);
+      const odd = "o'hare\" } RETURN 1 //";
+      expect((await p.integrationKey.post('/api/v1/import', { source: 'values-test', assets: [{ key: 'odd', assetType: 'PRINTER', displayName: 'odd-site-printer', site: odd }] })).status).toBe(200);
+      expect((await values('field=site')).data).toContainEqual({ value: odd, count: 1 });
+    });
+
+    it('refuses a field that is not listed, and a request without one', async () => {
+      for (const query of ['field=serialNumber', 'field=a.site', '', 'field=site&limit=0']) {
+        const res = await api.get(`/api/v1/assets/values?${query}`);
+        expect([query, res.status, res.headers.get('content-type')]).toEqual([query, 400, expect.stringContaining('application/problem+json')]);
+      }
+    });
+  });
+
   describe('parents (docs/interface.md §2.4)', () => {
     it.each([
       ['VM', 'vm1', 'esx1', 'HOSTS_VM'],

@@ -43,6 +43,7 @@ const RULES: Record<string, Rule> = {
   updateCredential: DISCOVERY,
   deleteCredential: DISCOVERY,
   listAssets: 'SIGNED_IN',
+  listAssetValues: 'SIGNED_IN',
   getAsset: 'SIGNED_IN',
   listAssetRelationships: 'SIGNED_IN',
   getAssetProvenance: 'SIGNED_IN',

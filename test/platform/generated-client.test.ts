@@ -80,6 +80,7 @@ describe('a client generated from api.yaml', () => {
     expect([report.diagnosisStatus, report.diagnosedStatus]).toEqual(['DISABLED', 'DISABLED']);
     expect(report.queryRows).toEqual([{ name: 'gc-hv-01' }]);
     expect(report.assetParent).toBe('gc-hv-01');
+    expect(report.siteValues).toMatch(/^site 10 false (\S+=\d+,)*gc-site=1(,|$)/);
     expect(report.relationships).toContain('gc-hv-01 HOSTS_VM gc-vm-01');
     expect(report.storageParents).toContainEqual(['PHYSICAL_HOST', 'HYPERVISOR', 'VM', 'CONTAINER', 'SERVER']);
     expect(report.credentialSettings).toEqual(['authNoPriv']);

@@ -1,13 +1,14 @@
 /// <reference lib="dom" />
 // The web UI for daily operations (issue 37): what broke a day's work there, each in Chromium
 // against the real service with a demo estate, each page checked with axe-core.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { demoEstate } from '../../src/tools/demo-estate.js';
 import { importEstate, LOOPED_ESTATE, type EstateIds } from '../support/estate.js';
+import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, createUser, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { parseRfc4180 } from '../support/rfc4180.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
-import { expectAccessible, launch, openPage, signIn } from './browser.js';
+import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
 
 describe('the web UI for daily operations', () => {
   let service: TestService;
@@ -216,6 +217,184 @@ describe('the web UI for daily operations', () => {
     expect(await fields.locator('div', { has: page.getByText('Version', { exact: true }) }).locator('dd').textContent()).toBe(pkg.model);
     expect(await fields.getByText('Model', { exact: true }).count()).toBe(0);
     await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+  /** The header of the assets table as shown (a sorted column with its arrow), once the list has loaded. */
+  const headers = async (page: Page) => {
+    const table = page.locator('.loaded[aria-busy=false] table');
+    await table.waitFor();
+    return table.locator('thead th').allTextContents();
+  };
+  /** The cells of the column headed `label` (its sort arrow aside), row by row. */
+  const column = async (page: Page, label: string) => {
+    const shown = (await headers(page)).map((h) => h.replace(/ [▲▼]$/, ''));
+    const at = shown.indexOf(label);
+    if (at < 0) throw new Error(`no column ${label} among ${shown.join(', ')}`);
+    return page.locator('.loaded[aria-busy=false] table tbody tr').locator(`td:nth-child(${at + 1})`).allTextContents();
+  };
+  /** The rows the API gives for the same query as the page (its first page of 50). */
+  const apiRows = async (client: ApiClient, search: string) => (await client.get(`/api/v1/assets?${search}&size=50`)).body as { total: number; data: { id: string; displayName: string; model: string | null; customAttributes: string }[] };
+  /** The check boxes of one dropdown of the filters (Type, Site, Columns, ...), opened. */
+  const dropdown = async (page: Page, label: string) => {
+    const details = page.locator('details.multi', { has: page.locator('summary', { hasText: new RegExp(`^${label}( \\(\\d+\\))?$`) }) });
+    if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+    return details;
+  };
+
+  it('names Category and Type by what they hold, alike in the list, its filters and an asset\'s page', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/assets?type=VM`);
+    expect(new Set(await column(page, 'Type'))).toEqual(new Set(['Virtual Machine']));
+    expect(new Set(await column(page, 'Category'))).toEqual(new Set(['Host']));
+    // The Type filter lists types by the labels of the Type column, the Category filter categories.
+    await (await dropdown(page, 'Type')).getByLabel('Virtual Machine', { exact: true }).and(page.locator(':checked')).waitFor();
+    await (await dropdown(page, 'Category')).getByLabel('Host', { exact: true }).waitFor();
+    await expectAccessible(page);
+    // A VM of the demo estate (the looped one's have no custom attributes).
+    const vm = (await apiRows(p.integrationKey, 'type=VM')).data.find((r) => 'memoryMb' in JSON.parse(r.customAttributes));
+    await page.goto(`${service.url}/assets/${vm?.id}`);
+    const field = (label: string) => page.locator('dl.fields div', { has: page.getByText(label, { exact: true }) }).locator('dd');
+    expect([await field('Category').textContent(), await field('Type').textContent()]).toEqual(['Host (HOST)', 'Virtual Machine (VM)']);
+    expect(await page.locator('dl.fields dt', { hasText: /^Subtype$/ }).count()).toBe(0);
+    // Its custom attributes by the names of the list's columns, memory with its unit.
+    const memoryMb = (JSON.parse(vm?.customAttributes ?? '{}') as { memoryMb: number }).memoryMb;
+    expect(await page.getByRole('row', { name: /^Memory \(memoryMb\)/ }).getByRole('cell').allTextContents()).toEqual(['Memory (memoryMb)', `${memoryMb / 1024} GiB`]);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('lists packages with their version in a Version column, the host beside it', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/assets?type=SOFTWARE_PACKAGE&q=openssl`);
+    const expected = await apiRows(p.integrationKey, 'type=SOFTWARE_PACKAGE&q=openssl');
+    expect(expected.data.length).toBeGreaterThan(1);
+    expect(await column(page, 'Version')).toEqual(expected.data.map((r) => r.model ?? '—'));
+    expect((await column(page, 'Parent')).every((host) => host !== '—')).toBe(true);
+    expect(await headers(page)).not.toContain('Model');
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('chooses the columns from the fields of the types shown, OS, CPUs, memory (with its unit) and serial first-class for hosts, and keeps the choice in the URL', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/assets?type=VM`);
+    expect(await headers(page)).toEqual(expect.arrayContaining(['OS', 'CPUs', 'Memory', 'Serial number']));
+    const vms = await apiRows(p.integrationKey, 'type=VM');
+    const attributes = vms.data.map((r) => JSON.parse(r.customAttributes) as { memoryMb?: number; osName?: string });
+    expect(attributes.filter((a) => a.memoryMb).length).toBeGreaterThan(10);
+    expect(await column(page, 'Memory')).toEqual(attributes.map((a) => (a.memoryMb ? `${a.memoryMb / 1024} GiB` : '—')));
+    expect(await column(page, 'OS')).toEqual(attributes.map((a) => a.osName ?? '—'));
+
+    // A field of the type (its power state) added, the addresses taken away.
+    const chooser = await dropdown(page, 'Columns');
+    const header = (label: string) => page.locator('.loaded[aria-busy=false] thead th', { hasText: new RegExp(`^${label}$`) });
+    await chooser.getByLabel('Power state', { exact: true }).click();
+    await page.waitForURL(/columns=[^&]*customAttributes\.powerState/);
+    await header('Power state').waitFor();
+    await chooser.getByLabel('Addresses', { exact: true }).click();
+    await page.waitForURL((url) => !(url.searchParams.get('columns') ?? '').includes('ipAddresses'));
+    await header('Addresses').waitFor({ state: 'detached' });
+    await expectAccessible(page);
+    // The URL keeps the choice: the page opened from it shows the same columns.
+    const shown = await headers(page);
+    await page.goto(page.url());
+    expect(await headers(page)).toEqual(shown);
+    await dropdown(page, 'Columns');
+    await screenshot(page, 'assets-columns');
+    // The columns of another type are its own: a datastore has a capacity, with its unit.
+    await page.goto(`${service.url}/assets?type=DATASTORE`);
+    await (await dropdown(page, 'Columns')).getByLabel('Capacity', { exact: true }).click();
+    await header('Capacity').waitFor();
+    expect(new Set(await column(page, 'Capacity'))).toEqual(new Set(['4,096 GB']));
+    await page.getByRole('button', { name: 'Default columns' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('columns'));
+    await header('Capacity').waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+
+  it('picks site and environment from the values the assets hold, applies a typed one on Enter, shows each filter as a chip that removes it, and clears them all', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/assets`);
+    const sites = (await p.viewer.get('/api/v1/assets/values?field=site')).body.data as { value: string; count: number }[];
+    const paris = sites.find((s) => s.value === 'paris');
+    expect(paris?.count).toBeGreaterThan(0);
+    const siteList = await dropdown(page, 'Site');
+    await siteList.getByLabel(`paris (${paris?.count})`).waitFor();
+    expect(await siteList.locator('label').allTextContents()).toEqual(sites.map((s) => `${s.value} (${s.count})`).sort());
+    await siteList.getByLabel(`paris (${paris?.count})`).click();
+    await page.waitForURL(/site=paris/);
+    await page.locator('.loaded[aria-busy=false] caption', { hasText: new RegExp(`^${paris?.count} assets$`) }).waitFor();
+    const environments = await dropdown(page, 'Environment');
+    await environments.getByLabel('Another environment').fill('staging');
+    await environments.getByLabel('Another environment').press('Enter');
+    await page.waitForURL(/environment=staging/);
+    await page.getByPlaceholder('Name, host name, FQDN…').fill('vm-');
+    await page.getByPlaceholder('Name, host name, FQDN…').press('Enter');
+    await page.waitForURL(/q=vm-/);
+    const chips = page.getByRole('list', { name: 'Filters applied' });
+    await chips.getByRole('button', { name: 'Remove the filter Search: vm-' }).waitFor();
+    expect(await chips.getByRole('button').allTextContents()).toEqual(['Remove the filter Search: vm- ×', 'Remove the filter Site: paris ×', 'Remove the filter Environment: staging ×', 'Clear all filters']);
+    const total = (await apiRows(p.viewer, 'q=vm-&site=paris&environment=staging')).total;
+    await page.locator('.loaded[aria-busy=false] caption', { hasText: new RegExp(`^${total} assets$`) }).or(page.getByText('Nothing to show.')).waitFor();
+    await expectAccessible(page);
+    await chips.getByRole('button', { name: 'Remove the filter Site: paris' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('site') && url.searchParams.get('environment') === 'staging');
+    await chips.getByRole('button', { name: 'Clear all filters' }).click();
+    await page.waitForURL((url) => ['q', 'site', 'environment'].every((f) => !url.searchParams.has(f)));
+    await chips.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => (document.querySelector('input[type=search]') as HTMLInputElement).value === '');
+    expect(errors).toEqual([]);
+  });
+
+  it('saves the list as a view, opens it from the list of views and from its link (for anyone signed in), and deletes it for its owner alone', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, 'viewer', USER_PASSWORD);
+    const shaped = 'type=VM&site=paris&sort=displayName%2Cdesc&columns=displayName%2CassetType%2CcustomAttributes.memoryMb';
+    await page.goto(`${service.url}/assets?${shaped}`);
+    const shown = await headers(page);
+    expect(shown).toEqual(['Name ▼', 'Type', 'Memory']);
+    await page.getByLabel('View name').fill('Paris VMs by name');
+    await page.getByRole('button', { name: 'Save view' }).click();
+    await page.waitForURL(/view=/);
+    const id = new URL(page.url()).searchParams.get('view') as string;
+    expect((await p.viewer.get(`/api/v1/views/${id}`)).body.data).toMatchObject({
+      name: 'Paris VMs by name', list: 'ASSETS', filters: { type: 'VM', site: 'paris' }, columns: ['displayName', 'assetType', 'customAttributes.memoryMb'], sort: 'displayName,desc',
+    });
+    await page.getByLabel('Saved view', { exact: true }).locator('option', { hasText: 'Paris VMs by name' }).waitFor({ state: 'attached' });
+    await expectAccessible(page);
+
+    // Another user opens it by its link: the filters, columns and sort are the view's.
+    const other = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(other.page, service.url, 'analyst', USER_PASSWORD);
+    await other.page.goto(`${service.url}/assets?view=${id}`);
+    await other.page.waitForURL(/type=VM/);
+    expect(await headers(other.page)).toEqual(shown);
+    const search = new URL(other.page.url()).searchParams;
+    expect([search.get('site'), search.get('sort'), search.get('view')]).toEqual(['paris', 'displayName,desc', id]);
+    const names = (await apiRows(p.analyst, 'type=VM&site=paris&sort=displayName,desc')).data.map((r) => r.displayName);
+    expect(await column(other.page, 'Name')).toEqual(names);
+    await other.page.getByText('Showing Paris VMs by name by viewer').waitFor();
+    expect(await other.page.getByRole('button', { name: 'Delete view' }).count()).toBe(0);
+    await expectAccessible(other.page);
+    // A change of the list leaves the view.
+    await (await dropdown(other.page, 'Status')).getByLabel('ACTIVE', { exact: true }).click();
+    await other.page.waitForURL((url) => !url.searchParams.has('view') && url.searchParams.get('type') === 'VM');
+    expect(other.errors).toEqual([]);
+
+    // Its owner picks it from the list of views, and deletes it after a confirmation.
+    await page.goto(`${service.url}/assets`);
+    await page.getByLabel('Saved view', { exact: true }).selectOption({ label: 'Paris VMs by name' });
+    await page.waitForURL(/site=paris/);
+    expect(await headers(page)).toEqual(shown);
+    await page.getByRole('button', { name: 'Delete view' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete view' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('view'));
+    expect((await p.viewer.get(`/api/v1/views/${id}`)).status).toBe(404);
+    await page.getByLabel('Saved view', { exact: true }).locator('option', { hasText: 'Paris VMs by name' }).waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
 });

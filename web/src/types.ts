@@ -19,3 +19,6 @@ export type CredentialKind = Schemas['CredentialKindDescription'];
 export type InsightFeed = Schemas['InsightFeed'];
 export type InsightRow = Schemas['InsightRow'];
 export type InsightResult = operations['getInsightFeed']['responses'][200]['content']['application/json'];
+export type SavedView = Schemas['SavedView'];
+export type SavedViewInput = Schemas['SavedViewInput'];
+export type FieldValues = operations['listAssetValues']['responses'][200]['content']['application/json'];

@@ -6,7 +6,7 @@ import { UnchangedCache, type Versioned } from '../../platform/unchanged-cache.j
 import { ASSET_TYPES, parentRule, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
-import { toAssetNode, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef } from './asset-summary.js';
+import { toAssetNode, VALUE_FIELDS, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef, type ValueField } from './asset-summary.js';
 
 // Filtered totals kept for reuse while the graph is unchanged.
 const COUNT_CACHE_ENTRIES = 500;
@@ -14,6 +14,8 @@ const COUNT_CACHE_ENTRIES = 500;
 const ATTRIBUTE_KEY_CACHE_ENTRIES = 100;
 // Rows per batch of a streamed read (the export's batches of docs/interface.md §4.7).
 const STREAM_BATCH = 500;
+// The value lists (fields and limits) kept while the graph is unchanged.
+const FIELD_VALUE_CACHE_ENTRIES = 20;
 
 /**
  * Sort fields that every asset has, so that a page can seek to the row after (or before) a key
@@ -73,13 +75,17 @@ export class AssetGraphRepository implements AssetReads {
   private readonly counts: UnchangedCache<number>;
   // The keys of a type read every asset of the type: kept while the graph is unchanged.
   private readonly attributeKeys: UnchangedCache<Map<string, string[]>>;
+  // The values of a field read every asset that has one: kept while the graph is unchanged.
+  private readonly valueLists: UnchangedCache<{ value: string; count: number }[]>;
 
   constructor(private readonly graph: NeoGraph) {
     this.counts = new UnchangedCache(() => graph.bookmark(), COUNT_CACHE_ENTRIES);
     this.attributeKeys = new UnchangedCache(() => graph.bookmark(), ATTRIBUTE_KEY_CACHE_ENTRIES);
+    this.valueLists = new UnchangedCache(() => graph.bookmark(), FIELD_VALUE_CACHE_ENTRIES);
     graph.catalog.require(
       'assets/find-assets', 'assets/count-assets', 'assets/count-assets-in-store', 'assets/get-asset', 'assets/find-parent-edges', 'assets/find-asset-summaries',
       'assets/decommission-asset', 'assets/reactivate-asset', 'assets/find-custom-attribute-keys', 'assets/stream-assets', 'assets/find-asset-ids',
+      'assets/count-asset-field-values',
     );
   }
 
@@ -236,6 +242,19 @@ export class AssetGraphRepository implements AssetReads {
     return this.attributeKeys.get(JSON.stringify(types), async () => {
       const { rows, bookmark } = await this.graph.readWithBookmark<{ type: string; keys: string[] }>('assets/find-custom-attribute-keys', { types });
       return { value: new Map(rows.map((r) => [r.type, r.keys])), version: bookmark };
+    });
+  }
+
+  /** The distinct values of `field` with the number of assets holding each, most common first: at most `limit`. */
+  async fieldValues(field: ValueField, limit: number): Promise<{ value: string; count: number }[]> {
+    return this.valueLists.get(`${field}:${limit}`, async () => {
+      const { rows, bookmark } = await this.graph.readWithBookmark<{ value: string; count: number }>(
+        'assets/count-asset-field-values',
+        { limit: int(limit) },
+        // A property of a fixed list, never the request's text.
+        { property: `a.${VALUE_FIELDS[field]}` },
+      );
+      return { value: rows.map((r) => ({ value: String(r.value), count: Number(r.count) })), version: bookmark };
     });
   }
 }

@@ -8,7 +8,7 @@ import type { components } from '../../platform/http/api-types.js';
 import { pageWindow, readAcrossParts, windowed, type ListPart, type PageRequest, type PageWindow, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
-import type { AssetFilter, AssetNode, AssetReads, AssetSort } from './asset-summary.js';
+import type { AssetFilter, AssetNode, AssetReads, AssetSort, ValueField } from './asset-summary.js';
 import { categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
@@ -121,6 +121,15 @@ export class AssetReadModel {
     private readonly assets: AssetGraphRepository,
     private readonly synthesized: SynthesizedAssetStore,
   ) {}
+
+  /**
+   * The distinct values of a field with their counts (a pick list's choices), most common first: at
+   * most `limit`, and whether more were left out. Graph assets only: a synthesized row has its host's.
+   */
+  async values(field: ValueField, limit: number): Promise<{ rows: { value: string; count: number }[]; capped: boolean }> {
+    const found = await this.assets.fieldValues(field, limit + 1);
+    return { rows: found.slice(0, limit), capped: found.length > limit };
+  }
 
   /** Synthesized rows with their host as parent and, for the ends of connections (interfaces), what they are connected to. */
   private async synthesizedRows(type: SynthesizedType, rows: SynthesizedRow[]): Promise<AssetRow[]> {

@@ -6,9 +6,13 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort 
 import { actorOf } from '../auth/authentication-middleware.js';
 import type { ProvenanceService } from '../inventory/provenance-service.js';
 import { RELATIONSHIP_PAGE, type RelationshipReads, type RelationshipRow } from '../relationships/relationship-row.js';
-import type { AssetSortField } from './asset-summary.js';
+import type { AssetSortField, ValueField } from './asset-summary.js';
 import { parentLinkOf, type AssetReadModel, type AssetRow } from './asset-read-model.js';
 import type { AssetService } from './asset-service.js';
+
+// The values of a field listed by default, and at most (api.yaml, listAssetValues).
+const DEFAULT_VALUE_LIMIT = 200;
+const MAX_VALUE_LIMIT = 1000;
 
 /** The link of a synthesized row to its host as a relationship row (docs/interface.md §2.5). */
 function syntheticRelationships(row: AssetRow): RelationshipRow[] {
@@ -40,6 +44,16 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
     const { rows, total, nav } = await readModel.page(filter, sort, page);
     // Also the field names of the synthesized-asset listing (docs/interface.md, decision 1).
     res.json({ ...pageEnvelope(req, rows, total, page, nav), size: page.size, totalElements: total });
+  });
+
+  // Before /assets/:assetId, which it would otherwise reach.
+  router.get('/api/v1/assets/values', async (req, res) => {
+    const q = queryOf(req, 'listAssetValues');
+    const limit = Math.min(q.limit ?? DEFAULT_VALUE_LIMIT, MAX_VALUE_LIMIT);
+    // Required by api.yaml: the validator refused a request without it.
+    const field = q.field as ValueField;
+    const { rows, capped } = await readModel.values(field, limit);
+    res.json({ data: rows, field, limit, capped });
   });
 
   router.get('/api/v1/assets/:assetId', async (req, res) => {

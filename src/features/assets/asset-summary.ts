@@ -51,6 +51,10 @@ export interface AssetFilter {
   hostId?: string;
 }
 
+/** The fields whose distinct values are listed (a pick list's choices: GET /assets/values), each the asset property it reads. */
+export const VALUE_FIELDS = { site: 'site', environment: 'environment' } as const;
+export type ValueField = keyof typeof VALUE_FIELDS;
+
 export type AssetSummaryRef = Pick<AssetSummary, 'id' | 'displayName' | 'assetType' | 'assetCategory'>;
 
 export const ASSET_SORT_FIELDS = ['displayName', 'assetType', 'assetCategory', 'status', 'site', 'environment', 'firstSeenAt', 'lastSeenAt', 'lastScanAt', 'updatedAt'] as const;

@@ -256,6 +256,13 @@ export interface paths {
      */
     get: operations["listAssets"];
   };
+  "/api/v1/assets/values": {
+    /**
+     * The values of an asset field, with their counts
+     * @description The distinct values that assets hold in one field (site or environment), each with the number of assets that hold it: the choices of a pick list. Most common first, ties by value; at most `limit` (capped is true when more were left out). Counted over the assets of the graph, every status included; an asset without a value is not counted. A package, process, service or interface is listed under its host's site and environment, so these are its values too. A capped set, not a page.
+     */
+    get: operations["listAssetValues"];
+  };
   "/api/v1/assets/{assetId}": {
     /**
      * One asset
@@ -4242,6 +4249,60 @@ export interface operations {
              * @example 473
              */
             totalElements: number;
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * The values of an asset field, with their counts
+   * @description The distinct values that assets hold in one field (site or environment), each with the number of assets that hold it: the choices of a pick list. Most common first, ties by value; at most `limit` (capped is true when more were left out). Counted over the assets of the graph, every status included; an asset without a value is not counted. A package, process, service or interface is listed under its host's site and environment, so these are its values too. A capped set, not a page.
+   */
+  listAssetValues: {
+    parameters: {
+      query: {
+        /**
+         * @description The field whose values are listed.
+         * @example site
+         */
+        field: "site" | "environment";
+        /**
+         * @description The most values in the answer (values above 1000 are lowered to 1000).
+         * @example 200
+         */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description The values and their counts. */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+                /** @example paris */
+                value: string;
+                /**
+                 * @description The assets that hold the value.
+                 * @example 412
+                 */
+                count: number;
+              }[];
+            /**
+             * @example site
+             * @enum {string}
+             */
+            field: "site" | "environment";
+            /**
+             * @description The limit applied.
+             * @example 200
+             */
+            limit: number;
+            /** @description true when the field had more values than limit. */
+            capped: boolean;
           };
         };
       };

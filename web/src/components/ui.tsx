@@ -257,8 +257,26 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   );
 }
 
-/** Several values of a fixed list, as a dropdown of check boxes. */
-export function MultiSelect({ label, options, value, onChange }: { label: string; options: string[]; value: string[]; onChange: (value: string[]) => void }) {
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/**
+ * Several values of a list, as a dropdown of check boxes (each option its value, or a value with a
+ * label). With `other`, a text field below them adds a value the list lacks when Enter is pressed.
+ */
+export function MultiSelect({ label, options, value, onChange, other }: {
+  label: string;
+  options: (string | Option)[];
+  value: string[];
+  onChange: (value: string[]) => void;
+  other?: string;
+}) {
+  const [typed, setTyped] = useState('');
+  const listed = options.map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
+  // A value chosen that the list lacks (typed, or beyond a capped list) stays shown, and can be unticked.
+  const all = [...listed, ...value.filter((v) => !listed.some((o) => o.value === v)).map((v) => ({ value: v, label: v }))];
   return (
     <details className="multi">
       <summary>
@@ -267,12 +285,28 @@ export function MultiSelect({ label, options, value, onChange }: { label: string
       </summary>
       <fieldset>
         <legend className="sr-only">{label}</legend>
-        {options.map((o) => (
-          <label key={o}>
-            <input type="checkbox" checked={value.includes(o)} onChange={(e) => onChange(e.target.checked ? [...value, o] : value.filter((v) => v !== o))} />
-            {o}
+        {all.map((o) => (
+          <label key={o.value}>
+            <input type="checkbox" checked={value.includes(o.value)} onChange={(e) => onChange(e.target.checked ? [...value, o.value] : value.filter((v) => v !== o.value))} />
+            {o.label}
           </label>
         ))}
+        {other && (
+          <input
+            aria-label={other}
+            placeholder={`${other}, then Enter`}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return;
+              // Not the search form's submit: this field applies its own value.
+              e.preventDefault();
+              const v = typed.trim();
+              if (v && !value.includes(v)) onChange([...value, v]);
+              setTyped('');
+            }}
+          />
+        )}
       </fieldset>
     </details>
   );

@@ -7,25 +7,20 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, query, type Page } from '../api';
+import { attributeLabel, attributeValue, customAttributes, isSoftwareCategory, vendorModelLabels } from '../asset-columns';
 import { ConfirmButton, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Asset, Relationship, SchemaEntry } from '../types';
 
 const RELATIONSHIPS_TAB = { id: 'relationships', label: 'Relationships' };
 
-const custom = (a: Asset): Record<string, unknown> => {
-  try {
-    return JSON.parse(a.customAttributes) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-};
 
 function Fields({ asset }: { asset: Asset }) {
-  const software = asset.assetCategory === 'SOFTWARE';
+  const labels = vendorModelLabels(isSoftwareCategory(asset.assetCategory));
+  // Category and Type, as the assets list and its filters name them.
   const rows: [string, React.ReactNode][] = [
-    ['Type', `${asset.assetCategoryLabel} (${asset.assetCategory})`],
-    ['Subtype', `${asset.assetSubtypeLabel} (${asset.assetType})`],
+    ['Category', `${asset.assetCategoryLabel} (${asset.assetCategory})`],
+    ['Type', `${asset.assetSubtypeLabel} (${asset.assetType})`],
     ['Status', <span className={`status ${asset.status.toLowerCase()}`}>{asset.status}</span>],
     ['Parent', asset.parent ? <><Link to={`/assets/${asset.parent.id}`}>{asset.parent.displayName}</Link> <span className="muted">({asset.parent.via})</span></> : '—'],
     ['Virtual', asset.virtual === null ? '—' : asset.virtual ? 'yes' : 'no'],
@@ -34,8 +29,8 @@ function Fields({ asset }: { asset: Asset }) {
     ['Site', text(asset.site)],
     ['Environment', text(asset.environment)],
     // Software carries its publisher and version in these (docs/interface.md §2.2).
-    [software ? 'Publisher' : 'Vendor', text(asset.vendor)],
-    [software ? 'Version' : 'Model', text(asset.model)],
+    [labels.vendor, text(asset.vendor)],
+    [labels.model, text(asset.model)],
     ['Serial number', text(asset.serialNumber)],
     ['MAC addresses', (asset.macAddresses ?? []).join(', ') || '—'],
     ['IP addresses', (asset.ipAddresses ?? []).join(', ') || '—'],
@@ -86,32 +81,32 @@ const SUB_VIEWS: Partial<Record<string, SubRecordView>> = {
     { key: 'name', label: 'Package', render: (r) => r.displayName },
     { key: 'version', label: 'Version', render: (r) => text(r.model) },
     { key: 'publisher', label: 'Publisher', render: (r) => text(r.vendor) },
-    { key: 'manager', label: 'Manager', render: (r) => text(custom(r).package_manager) },
-    { key: 'installed', label: 'Installed', render: (r) => text(custom(r).install_date) },
+    { key: 'manager', label: 'Manager', render: (r) => text(customAttributes(r).package_manager) },
+    { key: 'installed', label: 'Installed', render: (r) => text(customAttributes(r).install_date) },
   ] },
   RUNNING_PROCESS: { label: 'Processes', columns: [
-    { key: 'pid', label: 'PID', render: (r) => text(custom(r).pid) },
+    { key: 'pid', label: 'PID', render: (r) => text(customAttributes(r).pid) },
     { key: 'name', label: 'Process', render: (r) => r.displayName },
-    { key: 'user', label: 'User', render: (r) => text(custom(r).username) },
-    { key: 'cmd', label: 'Command line', render: (r) => <code className="wrap">{text(custom(r).command_line)}</code> },
-    { key: 'mem', label: 'Memory (KB)', render: (r) => text(custom(r).memory_kb) },
+    { key: 'user', label: 'User', render: (r) => text(customAttributes(r).username) },
+    { key: 'cmd', label: 'Command line', render: (r) => <code className="wrap">{text(customAttributes(r).command_line)}</code> },
+    { key: 'mem', label: 'Memory (KB)', render: (r) => text(customAttributes(r).memory_kb) },
   ] },
   DISCOVERED_SERVICE: { label: 'Services', columns: [
     { key: 'name', label: 'Service', render: (r) => r.displayName },
-    { key: 'display', label: 'Description', render: (r) => text(custom(r).display_name) },
-    { key: 'state', label: 'State', render: (r) => text(custom(r).state) },
-    { key: 'start', label: 'Start mode', render: (r) => text(custom(r).start_mode) },
+    { key: 'display', label: 'Description', render: (r) => text(customAttributes(r).display_name) },
+    { key: 'state', label: 'State', render: (r) => text(customAttributes(r).state) },
+    { key: 'start', label: 'Start mode', render: (r) => text(customAttributes(r).start_mode) },
     {
       key: 'ports',
       label: 'Listen ports',
-      render: (r) => ((custom(r).listen_ports as { protocol: string; port: number }[] | undefined) ?? []).map((p) => `${p.protocol}/${p.port}`).join(', ') || '—',
+      render: (r) => ((customAttributes(r).listen_ports as { protocol: string; port: number }[] | undefined) ?? []).map((p) => `${p.protocol}/${p.port}`).join(', ') || '—',
     },
   ] },
   INTERFACE: { label: 'Interfaces', columns: [
     { key: 'name', label: 'Interface', render: (r) => r.displayName },
-    { key: 'mac', label: 'MAC', render: (r) => text(custom(r).mac_address) },
+    { key: 'mac', label: 'MAC', render: (r) => text(customAttributes(r).mac_address) },
     { key: 'ip', label: 'Addresses', render: (r) => (r.ipAddresses ?? []).join(', ') || '—' },
-    { key: 'status', label: 'State', render: (r) => text(custom(r).oper_status) },
+    { key: 'status', label: 'State', render: (r) => text(customAttributes(r).oper_status) },
     {
       key: 'connected',
       label: 'Connected to',
@@ -169,7 +164,7 @@ export function AssetDetailPage() {
   return (
     <States loaded={asset}>
       {({ data: a }) => {
-        const attributes = Object.entries(custom(a));
+        const attributes = Object.entries(customAttributes(a));
         const host = a.assetCategory === 'HOST' || a.assetCategory === 'NETWORK_DEVICE';
         return (
           <section>
@@ -186,7 +181,10 @@ export function AssetDetailPage() {
             <Fields asset={a} />
             <h2>Custom attributes</h2>
             {attributes.length ? (
-              <Table rows={attributes} rowKey={([k]) => k} columns={[{ key: 'k', label: 'Attribute', render: ([k]) => k }, { key: 'v', label: 'Value', render: ([, v]) => (typeof v === 'object' ? JSON.stringify(v) : String(v)) }]} />
+              <Table rows={attributes} rowKey={([k]) => k} columns={[
+                { key: 'k', label: 'Attribute', render: ([k]) => <>{attributeLabel(k)} <span className="muted">({k})</span></> },
+                { key: 'v', label: 'Value', render: ([k, v]) => attributeValue(k, v) },
+              ]} />
             ) : (
               <p className="muted">None.</p>
             )}
