@@ -9,13 +9,11 @@ import { chmod, copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiClient } from '../support/api-client.js';
-import { attributesOf, createTarget, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
+import { attributesOf, createTarget, describeInLab, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
-import { LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, type TestHost, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_START_TIMEOUT_MS, startTestNetwork, type TestHost, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 
-const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\ncontainer discovery tests against a namespace host not run: ${unavailable}.\n`);
-const describePeers = unavailable ? describe.skip : describe;
+const describePeers = await describeInLab('container discovery tests against a namespace host');
 
 const TEST_TIMEOUT_MS = 180_000;
 const IMAGE = 'localhost/busybox:lab';

@@ -7,15 +7,13 @@
 // file, a rescan that changes only seen-times, a partial read (maxLeases) that changes and retires
 // nothing, the wrong password, no credential, and an address where no agent listens.
 import type { ApiClient } from '../support/api-client.js';
-import { canonicalJson, createTarget, inventoryTuples, rescan, runErrors, scanToEnd, startLabScanService } from '../support/discovery-scans.js';
+import { canonicalJson, createTarget, describeInLab, inventoryTuples, rescan, runErrors, scanToEnd, startLabScanService } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
 import {
-  DHCP_AGENT_PASSWORD, DHCP_AGENT_USER, DHCP_CLIENTS, DHCP_SEEDED_LEASES, DHCP_SERVER_ADDRESS, LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, SUBNET, type LabLease, type TestNetwork,
+  DHCP_AGENT_PASSWORD, DHCP_AGENT_USER, DHCP_CLIENTS, DHCP_SEEDED_LEASES, DHCP_SERVER_ADDRESS, LAB_START_TIMEOUT_MS, startTestNetwork, SUBNET, type LabLease, type TestNetwork,
 } from '../../src/tools/lab/lab-network.js';
 
-const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\nDHCP discovery tests against the lab's Kea not run: ${unavailable}.\n`);
-const describePeers = unavailable ? describe.skip : describe;
+const describePeers = await describeInLab("DHCP discovery tests against the lab's Kea");
 
 const TEST_TIMEOUT_MS = 180_000;
 const SERVER = DHCP_SERVER_ADDRESS;

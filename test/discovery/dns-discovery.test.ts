@@ -6,15 +6,13 @@
 // read (a zone refused, a zone truncated) that changes and retires nothing, the wrong TSIG key, no
 // key, and a server that is not there.
 import type { ApiClient } from '../support/api-client.js';
-import { createTarget, inventoryTuples, rescan, runErrors, scanToEnd, startLabScanService } from '../support/discovery-scans.js';
+import { createTarget, describeInLab, inventoryTuples, rescan, runErrors, scanToEnd, startLabScanService } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
 import {
-  DNS_SERVER_ADDRESS, DNS_TSIG_KEY_NAME, DNS_TSIG_SECRET, DNS_ZONES, LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, SUBNET, type TestNetwork,
+  DNS_SERVER_ADDRESS, DNS_TSIG_KEY_NAME, DNS_TSIG_SECRET, DNS_ZONES, LAB_START_TIMEOUT_MS, startTestNetwork, SUBNET, type TestNetwork,
 } from '../../src/tools/lab/lab-network.js';
 
-const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\nDNS discovery tests against the lab's bind9 not run: ${unavailable}.\n`);
-const describePeers = unavailable ? describe.skip : describe;
+const describePeers = await describeInLab("DNS discovery tests against the lab's bind9");
 
 const TEST_TIMEOUT_MS = 180_000;
 const NS = DNS_SERVER_ADDRESS;

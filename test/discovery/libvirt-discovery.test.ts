@@ -8,13 +8,11 @@ import { chmod, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import type { ApiClient } from '../support/api-client.js';
-import { attributesOf, createTarget, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
+import { attributesOf, createTarget, describeInLab, scanToEnd, startLabScanService, type AssetRow } from '../support/discovery-scans.js';
 import type { TestService } from '../support/test-stores.js';
-import { LAB_START_TIMEOUT_MS, networkUnavailable, startTestNetwork, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_START_TIMEOUT_MS, startTestNetwork, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 
-const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\nlibvirt discovery tests against a namespace host not run: ${unavailable}.\n`);
-const describePeers = unavailable ? describe.skip : describe;
+const describePeers = await describeInLab('libvirt discovery tests against a namespace host');
 
 const FIXTURE = new URL('../fixtures/libvirt/hypervisor.xml', import.meta.url);
 const VIRTUAL_TYPES = 'HYPERVISOR,VM,STORAGE_POOL,NETWORK';

@@ -4,14 +4,12 @@ import { execFileSync } from 'node:child_process';
 import type { RevealedCredential } from '../../src/features/credentials/credential-service.js';
 import { collectSsh, type SshOptions } from '../../src/features/discovery/connectors/ssh/ssh-connector.js';
 import type { ApiClient } from '../support/api-client.js';
-import { runToEnd } from '../support/discovery-scans.js';
+import { describeInLab, runToEnd } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, networkUnavailable, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
-const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\nDiscovery tests against namespace hosts not run: ${unavailable}.\n`);
-const describePeers = unavailable ? describe.skip : describe;
+const describePeers = await describeInLab('Discovery tests against namespace hosts');
 
 const dpkgVersion = (pkg: string) => execFileSync('dpkg-query', ['-W', '-f', '${Version}', pkg]).toString();
 

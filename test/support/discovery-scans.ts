@@ -4,7 +4,7 @@ import type { ApiClient } from './api-client.js';
 import { eventually } from './eventually.js';
 import { ADMIN_PASSWORD, createPrincipals } from './principals.js';
 import { startTestService, type TestService } from './test-stores.js';
-import { SCAN_PASSWORD, SCAN_USER, SUBNET } from '../../src/tools/lab/lab-network.js';
+import { networkUnavailable, SCAN_PASSWORD, SCAN_USER, SUBNET } from '../../src/tools/lab/lab-network.js';
 
 export interface AssetRow {
   id: string;
@@ -13,6 +13,13 @@ export interface AssetRow {
   status: string;
   parent?: { id: string; displayName: string; assetType: string; via: string };
   [field: string]: unknown;
+}
+
+/** `describe` where the lab network can be built (root, its tools), else `describe.skip`, saying that `what` was not run and why. */
+export async function describeInLab(what: string): Promise<jest.Describe> {
+  const unavailable = await networkUnavailable();
+  if (unavailable) process.stderr.write(`\n${what} not run: ${unavailable}.\n`);
+  return unavailable ? describe.skip : describe;
 }
 
 /** Answers the run once it has ended. */

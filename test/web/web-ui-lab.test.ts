@@ -2,14 +2,13 @@
 // The web UI with a real peer: a target for a lab host (a network namespace running Debian's sshd,
 // src/tools/lab) created in the browser, scanned, and its run watched to its end with its progress.
 import type { Browser } from 'playwright-core';
-import { LAB_START_TIMEOUT_MS, networkUnavailable, SCAN_PASSWORD, SCAN_USER, startTestNetwork, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_START_TIMEOUT_MS, SCAN_PASSWORD, SCAN_USER, startTestNetwork, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { describeInLab } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, USER_PASSWORD } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
 
-const unavailable = await networkUnavailable();
-if (unavailable) process.stderr.write(`\nThe web UI's scan of a lab host was not run: ${unavailable}.\n`);
-const describePeers = unavailable ? describe.skip : describe;
+const describePeers = await describeInLab("The web UI's scan of a lab host");
 
 describePeers('the web UI scanning a lab host', () => {
   let network: TestNetwork;
