@@ -2,6 +2,7 @@ import net from 'node:net';
 import { LEASE_EXPIRED } from '../../src/features/discovery/discovery-jobs.js';
 import type { ApiClient } from '../support/api-client.js';
 import { runToEnd } from '../support/discovery-scans.js';
+import { parsePrometheus } from '../support/prometheus.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, testNeo4jUri, type TestService } from '../support/test-stores.js';
 
@@ -118,6 +119,16 @@ describe('discovery runs with the SWEEP method', () => {
     expect(audited).toEqual([first?.id]);
     // The runs made here by hand are not the file's other tests' to count.
     await service.running.container.db('discovery_runs').whereIn('id', [first?.id as string, second?.id as string]).delete();
+  });
+
+  it('counts every error record of a run in /metrics, by method and code', async () => {
+    const count = async (method: string, code: string) =>
+      parsePrometheus((await p.adminToken.get('/metrics')).text).find((s) => s.name === 'discovery_run_errors_total' && s.labels.method === method && s.labels.code === code)?.value ?? 0;
+    const before = await count('SWEEP', 'DNS_FAILURE');
+    const t = await target({ name: 'counted', addresses: ['no-such-host.invalid', 'neither-such-host.invalid'], methods: ['SWEEP'] });
+    const run = await finished((await api.post(`/api/v1/discovery/targets/${t.id}/scan`)).body.data.id);
+    expect(run.errors.filter((e: { code: string }) => e.code === 'DNS_FAILURE')).toHaveLength(2);
+    expect(await count('SWEEP', 'DNS_FAILURE')).toBe(before + 2);
   });
 
   it('fails a run whose worker stopped renewing its lease, with the reason', async () => {

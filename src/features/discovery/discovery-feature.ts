@@ -40,11 +40,18 @@ function storeEndpoints(stores: StoreAddresses): Set<string> {
 
 export const discoveryFeature = defineFeature({
   name: 'discovery',
-  build({ db, graph, rowCounts, scheduler, config, addresses, logger, audit, credentials, inventory, identities }: Needs) {
+  build({ db, graph, rowCounts, scheduler, config, addresses, logger, metrics, audit, credentials, inventory, identities }: Needs) {
     const hostState = new HostStateStore(db);
     const targetStore = new TargetStore(db);
     const targetLookup: TargetLookup = targetStore;
-    const runs = new RunStore(db, rowCounts);
+    const runErrors = metrics.counter({
+      name: 'discovery_run_errors_total',
+      help: 'Error records of discovery runs, by method and code: what a scan could not reach or read, and what it dropped (a truncated zone or lease list, an invalid lease).',
+      labelNames: ['method', 'code'],
+    });
+    const runs = new RunStore(db, rowCounts, (errors) => {
+      for (const { method, code } of errors) runErrors.inc({ method, code });
+    });
     const runListeners = new RunListeners();
     /** The load steps of a run (the runner's), for the benchmarks. */
     const observationLoader = new ObservationLoader(inventory, identities, new ScanGraphRepository(graph), hostState);

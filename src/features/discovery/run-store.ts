@@ -28,9 +28,11 @@ function groupsOf(filter: RunFilter): CountedGroups {
 }
 
 export class RunStore implements RunHistory {
+  /** `recorded`: told of every error record written (the /metrics count by method and code). */
   constructor(
     private readonly db: Database,
     private readonly counts: RowCounts,
+    private readonly recorded: (errors: Pick<RunError, 'method' | 'code'>[]) => void = () => undefined,
   ) {}
 
   /** A new QUEUED run; undefined when the target already has a QUEUED or RUNNING one. */
@@ -125,6 +127,7 @@ export class RunStore implements RunHistory {
     if (errors.length === 0) return;
     await this.db('discovery_run_errors').insert(errors.map((e) => ({ run_id: runId, ...e, message: e.message.slice(0, 1000) })));
     await this.db('discovery_runs').where({ id: runId }).increment('error_count', errors.length);
+    this.recorded(errors);
   }
 
   /** Ends a RUNNING run; false when it was no longer RUNNING (so that one caller follows up). */
@@ -152,7 +155,7 @@ export class RunStore implements RunHistory {
 
   /** Fails the RUNNING runs whose worker stopped renewing its lease, with a WORKER_LOST record each; answers their ids. */
   async failExpired(reason: string): Promise<string[]> {
-    return this.db.transaction(async (trx) => {
+    const ids = await this.db.transaction(async (trx) => {
       const rows: { id: string }[] = await trx('discovery_runs')
         .where({ status: 'RUNNING' })
         .where('lease_expires_at', '<', trx.fn.now())
@@ -163,5 +166,7 @@ export class RunStore implements RunHistory {
       }
       return rows.map((r) => r.id);
     });
+    this.recorded(ids.map(() => ({ method: 'RUN', code: 'WORKER_LOST' })));
+    return ids;
   }
 }
