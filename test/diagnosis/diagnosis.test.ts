@@ -226,6 +226,7 @@ describe('diagnosis by a chat-completions model', () => {
     ['a body that is not a chat completion', httpStatus(200, { result: 'The hosts refused SSH.' }), /not a chat completion/],
     ['HTTP 500', httpStatus(500, { error: { message: `model crashed, key ${API_KEY}` } }), /^The chat-completions endpoint answered HTTP 500\.$/],
     ['no answer within the time-out', silence, /^The chat-completions endpoint did not answer within 1000 ms\.$/],
+    ['an answer of more than 4 MiB', completion('I think '.repeat(600_000)), /^The chat-completions endpoint answered with more than 4194304 octets\.$/],
   ])('records status ERROR, with a reason that leaks nothing, when the model gives %s', async (_case, answer, reason) => {
     llm.answer = completion(JSON.stringify(GOOD));
     expect((await diagnose()).body.data.status).toBe('OK');

@@ -1,6 +1,7 @@
 // POSTs JSON to a service outside ours (a chat-completions endpoint, a team-chat webhook). Their
-// addresses and keys are secrets, and the errors of fetch can carry them: a failure is reported
-// only as an OutboundHttpError whose reason names what happened, never where.
+// addresses and keys are secrets, and the errors of the network can carry them: a failure is
+// reported only as an OutboundHttpError whose reason names what happened, never where.
+import { boundedRequest, isBoundedFailure } from './bounded-request.js';
 
 export class OutboundHttpError extends Error {
   override name = 'OutboundHttpError';
@@ -15,25 +16,34 @@ export interface OutboundRequest {
   headers?: Record<string, string>;
 }
 
-/** The body of a 2xx answer, read within the same time-out as the request. */
+/** What an answer may bring: a chat completion or a webhook's acknowledgement is far smaller. */
+export const MAX_OUTBOUND_ANSWER_OCTETS = 4 * 1024 * 1024;
+
+/** The body of a 2xx answer, read within the same time-out as the request. A redirect is not followed: it would be a configuration mistake, and following it could send the key elsewhere. */
 export async function postJson(url: string, body: unknown, { timeoutMs, headers = {} }: OutboundRequest): Promise<string> {
+  let target: URL;
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-      body: JSON.stringify(body),
-      // A redirect would be a configuration mistake; following it could send the key elsewhere.
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new OutboundHttpError(`answered HTTP ${response.status}`);
-    return text;
-  } catch (error) {
-    if (error instanceof OutboundHttpError) throw error;
-    // By name: the DOMException of the time-out may come from another realm than this Error.
-    if ((error as { name?: unknown } | null)?.name === 'TimeoutError') throw new OutboundHttpError(`did not answer within ${timeoutMs} ms`);
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
-    throw new OutboundHttpError(typeof code === 'string' && /^[A-Z_]+$/.test(code) ? `could not be reached (${code})` : 'could not be reached');
+    target = new URL(url);
+  } catch {
+    throw new OutboundHttpError('is not a valid URL');
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new OutboundHttpError('is not an http or https URL');
+  const answer = await boundedRequest({
+    url: target,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+    timeoutMs,
+    maxOctets: MAX_OUTBOUND_ANSWER_OCTETS,
+    agent: false,
+  });
+  if (!isBoundedFailure(answer)) {
+    if (answer.status < 200 || answer.status > 299) throw new OutboundHttpError(`answered HTTP ${answer.status}`);
+    return answer.text;
+  }
+  switch (answer.failure) {
+    case 'TIMEOUT': throw new OutboundHttpError(`did not answer within ${timeoutMs} ms`);
+    case 'TOO_LARGE': throw new OutboundHttpError(`answered with more than ${MAX_OUTBOUND_ANSWER_OCTETS} octets`);
+    case 'INTERRUPTED': throw new OutboundHttpError('stopped answering before the end');
+    case 'NETWORK': throw new OutboundHttpError(answer.errno && /^[A-Z_]+$/.test(answer.errno) ? `could not be reached (${answer.errno})` : 'could not be reached');
   }
 }

@@ -5,8 +5,8 @@
 // and in time (the connect and each request by the time-out, the whole by the host's deadline),
 // checked for its shape, and the pages must advance; the leases themselves are checked one by one
 // by the caller (dhcp-leases.ts). Never throws for what the server or the network does.
-import http from 'node:http';
 import net from 'node:net';
+import { boundedRequest, isBoundedFailure } from '../../../../platform/http/bounded-request.js';
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import { networkErrorCode } from '../../shared-scan-errors.js';
 import type { DhcpErrorCode } from './dhcp-errors.js';
@@ -61,46 +61,20 @@ export async function keaCommand(options: KeaOptions, auth: Auth, command: strin
   if (remaining <= 0) return { code: 'HOST_TIMEOUT', message: `The per-host time-out ended before ${command} could be sent.` };
   const body = JSON.stringify({ command, service: ['dhcp4'], arguments: args });
   const where = `http://${net.isIPv6(host) ? `[${host}]` : host}:${port}/`;
-  const answer = await new Promise<{ status: number; text: string } | KeaFailure>((resolve) => {
-    let settled = false;
-    const settle = (value: { status: number; text: string } | KeaFailure) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(value);
-    };
-    const request = http.request({
-      host, port, path: '/', method: 'POST', agent: false,
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...(auth ? { Authorization: auth.header } : {}) },
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      let octets = 0;
-      response.on('data', (chunk: Buffer) => {
-        octets += chunk.length;
-        if (octets > MAX_ANSWER_OCTETS) {
-          settle({ code: 'DHCP_MALFORMED_ANSWER', message: `${where} answered ${command} with more than ${MAX_ANSWER_OCTETS} octets.` });
-          request.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on('end', () => settle({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', (error: NodeJS.ErrnoException) => settle({ code: 'DHCP_READ_INCOMPLETE', message: `The answer of ${where} to ${command} stopped: ${error.code ?? error.message}.` }));
-    });
-    // One clock for the connect and the answer: a server that trickles its answer meets it too.
-    const timer = setTimeout(() => {
-      settle(Date.now() >= deadline
-        ? { code: 'HOST_TIMEOUT', message: `The per-host time-out ended during ${command}.` }
-        : { code: 'CONNECTION_TIMEOUT', message: `${where} did not answer ${command} within ${remaining} ms.` });
-      request.destroy();
-    }, remaining);
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      const code = networkErrorCode(error.code);
-      settle({ code: code ?? 'DHCP_READ_INCOMPLETE', message: `${command} to ${where} failed: ${error.code ?? error.message.split('\n')[0]?.slice(0, 200)}.` });
-    });
-    request.end(body);
+  const answer = await boundedRequest({
+    url: new URL(where), body, timeoutMs: remaining, maxOctets: MAX_ANSWER_OCTETS, agent: false,
+    headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth.header } : {}) },
   });
-  if ('code' in answer) return answer;
+  if (isBoundedFailure(answer)) {
+    switch (answer.failure) {
+      case 'TIMEOUT': return Date.now() >= deadline
+        ? { code: 'HOST_TIMEOUT', message: `The per-host time-out ended during ${command}.` }
+        : { code: 'CONNECTION_TIMEOUT', message: `${where} did not answer ${command} within ${remaining} ms.` };
+      case 'TOO_LARGE': return { code: 'DHCP_MALFORMED_ANSWER', message: `${where} answered ${command} with more than ${MAX_ANSWER_OCTETS} octets.` };
+      case 'INTERRUPTED': return { code: 'DHCP_READ_INCOMPLETE', message: `The answer of ${where} to ${command} stopped: ${answer.detail}.` };
+      case 'NETWORK': return { code: networkErrorCode(answer.errno) ?? 'DHCP_READ_INCOMPLETE', message: `${command} to ${where} failed: ${answer.errno ?? answer.detail}.` };
+    }
+  }
   if (answer.status === 401 || answer.status === 403) return { code: 'DHCP_AUTH_FAILED', message: `${where} answered HTTP ${answer.status} to ${command}${auth ? '' : ' sent without a credential'}.` };
   if (answer.status !== 200) return { code: 'DHCP_API_ERROR', message: `${where} answered HTTP ${answer.status} to ${command}: not Kea's control agent, or it failed.` };
   let parsed: unknown;

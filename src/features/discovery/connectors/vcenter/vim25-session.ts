@@ -6,6 +6,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { XMLParser } from 'fast-xml-parser';
+import { boundedRequest, isBoundedFailure } from '../../../../platform/http/bounded-request.js';
 import type { Pins } from '../../host-state-store.js';
 import { networkErrorCode } from '../../shared-scan-errors.js';
 import type { VcenterErrorCode } from './vcenter-errors.js';
@@ -23,6 +24,9 @@ export interface Vim25Options {
   deadline: number;
 }
 
+
+/** The octets one answer may bring (a page of PropertyCollector objects is a few MB). */
+const MAX_ANSWER_OCTETS = 64 * 1024 * 1024;
 
 export class Vim25Failure extends Error {
   constructor(readonly code: VcenterErrorCode, message: string) {
@@ -127,34 +131,30 @@ export class Vim25Session {
     if (remaining <= 0) throw new Vim25Failure('HOST_TIMEOUT', `The per-host time-out ended before ${method} could be sent.`);
     const envelope = `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body><${method} xmlns="urn:vim25">${body}</${method}></soapenv:Body></soapenv:Envelope>`;
     this.calls++;
-    const { status, text: payload } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = https.request({
-        host, port, path, method: 'POST', agent: this.agent, timeout: remaining,
-        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: 'urn:vim25/6.5', ...(this.cookie ? { Cookie: this.cookie } : {}) },
-      }, (response) => {
-        const socket = response.socket as tls.TLSSocket;
-        if (socket.getPeerCertificate().fingerprint256 !== this.fingerprint) {
-          response.destroy();
-          reject(new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} changed during the session; the read was stopped.`));
-          return;
+    const answer = await boundedRequest({
+      url: new URL(`https://${net.isIPv6(host) ? `[${host}]` : host}:${port}${path}`),
+      body: envelope, timeoutMs: remaining, maxOctets: MAX_ANSWER_OCTETS, agent: this.agent,
+      headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: 'urn:vim25/6.5', ...(this.cookie ? { Cookie: this.cookie } : {}) },
+      inspect: (response) => {
+        if ((response.socket as tls.TLSSocket).getPeerCertificate().fingerprint256 !== this.fingerprint) {
+          throw new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} changed during the session; the read was stopped.`);
         }
         const cookie = response.headers['set-cookie']?.find((c) => c.startsWith('vmware_soap_session='));
         if (cookie) this.cookie = cookie.split(';')[0];
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      });
-      request.on('timeout', () => request.destroy(new Vim25Failure('HOST_TIMEOUT', `${method} did not answer within the per-host time-out.`)));
-      request.on('error', (error: NodeJS.ErrnoException) => {
-        if (error instanceof Vim25Failure) reject(error);
-        else {
-          const code = networkErrorCode(error.code);
-          reject(new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', `${method} to ${host}:${port} failed: ${error.code ?? error.message.split('\n')[0]?.slice(0, 200)}.`));
-        }
-      });
-      request.end(envelope);
+      },
     });
+    if (isBoundedFailure(answer)) {
+      switch (answer.failure) {
+        case 'TIMEOUT': throw new Vim25Failure('HOST_TIMEOUT', `${method} did not answer within the per-host time-out.`);
+        case 'TOO_LARGE': throw new Vim25Failure('VCENTER_PROTOCOL_ERROR', `${host}:${port} answered ${method} with more than ${MAX_ANSWER_OCTETS} octets.`);
+        case 'INTERRUPTED': throw new Vim25Failure('VCENTER_PROTOCOL_ERROR', `The answer of ${host}:${port} to ${method} stopped: ${answer.detail}.`);
+        case 'NETWORK': {
+          const code = networkErrorCode(answer.errno);
+          throw new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', `${method} to ${host}:${port} failed: ${answer.errno ?? answer.detail}.`);
+        }
+      }
+    }
+    const { status, text: payload } = answer;
     const parsed = /^\s*<(\?xml|[A-Za-z]+:Envelope)/.test(payload) ? parser.parse(payload) : undefined;
     const soapBody = child(child(parsed, 'Envelope'), 'Body') as Record<string, unknown> | undefined;
     if (!soapBody) throw new Vim25Failure('NOT_A_VCENTER', `https://${host}:${port}${path} answered ${method} with HTTP ${status} and no SOAP envelope: not a vSphere API endpoint.`);
