@@ -48,7 +48,7 @@ export function buildApp(container: Container): Express {
   // no store can hold is refused (unstorableTextGuard), before anything runs.
   base.use(['/api', '/metrics'], authenticationMiddleware(container.auth, sessions, config.sessionAbsoluteHours));
   base.use(headAsGet);
-  base.use(openApiValidator(apiDocument, config.validateResponses, [authorizationMiddleware, unstorableTextGuard(), bodyDepthGuard()]));
+  base.use(openApiValidator(apiDocument, { validateResponses: config.validateResponses, contextPath: config.contextPath }, [authorizationMiddleware, unstorableTextGuard(), bodyDepthGuard()]));
   base.use(routeIndex(FEATURES.flatMap((feature) => feature.routes?.(container) ?? [])));
 
   app.use(requestContextMiddleware(logger, container.metrics));

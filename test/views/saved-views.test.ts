@@ -10,10 +10,12 @@ import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/pr
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 interface Parameter { name?: string; in?: string; $ref?: string }
+interface ApiDocument { paths: Record<string, Record<string, { operationId?: string; parameters?: Parameter[] }>>; components: { parameters: Record<string, Parameter> } }
 
+let document: ApiDocument | undefined;
 /** The filters of a list operation as api.yaml documents them, read here apart from the service. */
 function documentedFilters(operationId: string): string[] {
-  const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string; parameters?: Parameter[] }>>; components: { parameters: Record<string, Parameter> } };
+  const doc = (document ??= parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8')) as ApiDocument);
   const operation = Object.values(doc.paths).flatMap((item) => Object.values(item)).find((o) => o.operationId === operationId);
   return (operation?.parameters ?? [])
     .map((p) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop() as string] : p))

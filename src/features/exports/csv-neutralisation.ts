@@ -26,9 +26,12 @@ function skippedRanges(): [number, number][] {
 }
 
 const sqlCodePoint = (cp: number) => (cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`);
-const SKIPPED_SQL = skippedRanges().map(([a, b]) => (a === b ? sqlCodePoint(a) : `${sqlCodePoint(a)}-${sqlCodePoint(b)}`)).join('');
-// FORMULA_CELL for PostgreSQL (a standard-conforming string: backslashes reach the regex engine).
-const FORMULA_CELL_SQL = `^([\\t\\r]|[${SKIPPED_SQL}]*[=+@-])`;
+let formulaCellSql: string | undefined;
+/** FORMULA_CELL for PostgreSQL (a standard-conforming string: backslashes reach the regex engine); worked out at its first use, as it tests some 135,000 code points. */
+function formulaCellSqlPattern(): string {
+  formulaCellSql ??= `^([\\t\\r]|[${skippedRanges().map(([a, b]) => (a === b ? sqlCodePoint(a) : `${sqlCodePoint(a)}-${sqlCodePoint(b)}`)).join('')}]*[=+@-])`;
+  return formulaCellSql;
+}
 
 /** A text cell as CSV shows it: with a leading quote when a spreadsheet would run it. */
 export function neutralisedText(text: string): string {
@@ -41,6 +44,6 @@ export function neutralisedSql(value: string): string {
   // printable ASCII character but = + - @ can begin a formula, and every skipped character is
   // below 33 or above 126.
   return `CASE WHEN ${value} = '' THEN NULL
-    WHEN (ascii(${value}) IN (61, 43, 45, 64) OR ascii(${value}) < 33 OR ascii(${value}) > 126) AND ${value} ~ '${FORMULA_CELL_SQL}' THEN '''' || ${value}
+    WHEN (ascii(${value}) IN (61, 43, 45, 64) OR ascii(${value}) < 33 OR ascii(${value}) > 126) AND ${value} ~ '${formulaCellSqlPattern()}' THEN '''' || ${value}
     ELSE ${value} END`;
 }

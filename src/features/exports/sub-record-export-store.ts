@@ -64,8 +64,13 @@ interface ExportSpec {
 
 const text = (name: string, sql: string): Column => ({ name, sql, kind: 'text', json: 'string' });
 const plain = (name: string, sql: string, json: JsonValueKind = 'string', csv?: string): Column => ({ name, sql, kind: 'plain', csv, json });
-/** A list of text as one CSV cell: items joined by ';', each neutralised (JSON keeps the array). */
-const list = (name: string, sql: string): Column => plain(name, sql, 'json', `(SELECT string_agg(${neutralisedSql('v')}, ';' ORDER BY i) FROM unnest(${sql}) WITH ORDINALITY AS l(v, i))`);
+/** A list of text as one CSV cell: items joined by ';', each neutralised (JSON keeps the array); written at its first use, as neutralisedSql is. */
+const list = (name: string, sql: string): Column => ({
+  ...plain(name, sql, 'json'),
+  get csv() {
+    return `(SELECT string_agg(${neutralisedSql('v')}, ';' ORDER BY i) FROM unnest(${sql}) WITH ORDINALITY AS l(v, i))`;
+  },
+});
 const ASSET_COLUMNS = [plain('assetId', 'n.asset_id'), text('assetDisplayName', 'n.display_name'), text('assetHostname', 'n.hostname')];
 /** A time as ISO 8601 in UTC to the millisecond, as the API writes times. */
 const iso = (name: string, sql: string): Column => plain(name, `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
