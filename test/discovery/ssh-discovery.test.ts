@@ -6,7 +6,7 @@ import { collectSsh, type SshOptions } from '../../src/features/discovery/connec
 import type { ApiClient } from '../support/api-client.js';
 import { describeInLab, runToEnd } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SUBNET, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const describePeers = await describeInLab('Discovery tests against namespace hosts');
@@ -31,11 +31,11 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
     p = await createPrincipals(service.url);
     api = p.discoveryAdminSession;
     const created = await api.post('/api/v1/credentials', {
-      name: 'scan password', kind: 'SSH_PASSWORD', matchPatterns: ['10.77.0.0/24'], settings: { username: SCAN_USER }, secrets: { password: SCAN_PASSWORD },
+      name: 'scan password', kind: 'SSH_PASSWORD', matchPatterns: [`${SUBNET}.0/24`], settings: { username: SCAN_USER }, secrets: { password: SCAN_PASSWORD },
     });
     expect(created.status).toBe(201);
     credentialId = created.body.data.id;
-    const community = await api.post('/api/v1/credentials', { name: 'lab community', kind: 'SNMP_V2C', matchPatterns: ['10.77.0.0/24'], secrets: { community: SNMP_COMMUNITY } });
+    const community = await api.post('/api/v1/credentials', { name: 'lab community', kind: 'SNMP_V2C', matchPatterns: [`${SUBNET}.0/24`], secrets: { community: SNMP_COMMUNITY } });
     expect(community.status).toBe(201);
     snmpCredentialId = community.body.data.id;
   }, LAB_START_TIMEOUT_MS);
@@ -77,7 +77,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
   };
 
   it('inventories the hosts: assets, applications, packages, processes, services, interfaces, LLDP connections and TCP peers', async () => {
-    const run = await scan('lab', ['10.77.0.11-13'], { methods: ['SWEEP', 'SSH', 'SNMP'] });
+    const run = await scan('lab', [`${SUBNET}.11-13`], { methods: ['SWEEP', 'SSH', 'SNMP'] });
     expect(run).toMatchObject({ status: 'COMPLETED', progress: { done: 3, total: 3 }, summary: { hostsResponding: 3, assetsCreated: 3, errors: 0 }, errors: [] });
 
     const host1 = await assetAt(h1);

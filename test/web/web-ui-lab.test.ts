@@ -2,7 +2,7 @@
 // The web UI with a real peer: a target for a lab host (a network namespace running Debian's sshd,
 // src/tools/lab) created in the browser, scanned, and its run watched to its end with its progress.
 import type { Browser } from 'playwright-core';
-import { LAB_START_TIMEOUT_MS, SCAN_PASSWORD, SCAN_USER, startTestNetwork, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_START_TIMEOUT_MS, SCAN_PASSWORD, SCAN_USER, startTestNetwork, SUBNET, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { describeInLab } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, USER_PASSWORD } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -19,7 +19,7 @@ describePeers('the web UI scanning a lab host', () => {
     service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoverySweepPorts: '22', discoveryConnectTimeoutMs: 1000 });
     const p = await createPrincipals(service.url);
     const created = await p.discoveryAdminSession.post('/api/v1/credentials', {
-      name: 'lab password', kind: 'SSH_PASSWORD', matchPatterns: ['10.77.0.0/24'], settings: { username: SCAN_USER }, secrets: { password: SCAN_PASSWORD },
+      name: 'lab password', kind: 'SSH_PASSWORD', matchPatterns: [`${SUBNET}.0/24`], settings: { username: SCAN_USER }, secrets: { password: SCAN_PASSWORD },
     });
     expect(created.status).toBe(201);
     browser = await launch();

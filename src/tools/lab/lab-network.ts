@@ -12,16 +12,29 @@
 // real lease each), its lease file seeded before the start with what no client can make here
 // (DHCP_SEEDED_LEASES: a lease of c1 on another subnet, expired; a device gone; a declined address;
 // a lease whose host name is no DNS name). Needs root.
+//
+// One lab network per jest worker (LAB_INDEX), so that lab test files in different workers run side
+// by side: every name, address and lock below derives from the index, and index 1's are the lab's
+// first ones (a run of an older checkout on this machine uses those, and takes turns with index 1).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../platform/project-root.js';
 
 const run = promisify(execFile);
-const PREFIX = 'invt';
-export const SUBNET = '10.77.0';
+
+/** Which lab network this process builds: its jest worker's (JEST_WORKER_ID counts from 1), else 1 (the benchmarks, the CLI tools). */
+export const LAB_INDEX = Number(process.env.JEST_WORKER_ID ?? 1);
+/** Far more workers than a machine of ours runs; the subnets below stay apart up to 176 (10.<79 + index>). */
+const MAX_LAB_INDEX = 32;
+
+/** The namespaces' and links' prefix: invt-h1, invt2-h1, ...; the longest link name, invtNN-e1540, stays within IFNAMSIZ (15). */
+const PREFIX = LAB_INDEX === 1 ? 'invt' : `invt${LAB_INDEX}`;
+/** The lab's /24 (10.77.0, 10.77.1, ...); the cables h1/h2-sw use 10.78.<same>, the DHCP server's other subnet 10.79.<same>. */
+export const SUBNET = `10.77.${LAB_INDEX - 1}`;
+const CABLE_SUBNET = `10.78.${LAB_INDEX - 1}`;
 export const SCAN_USER = 'invscan';
 export const SCAN_PASSWORD = 'scan-Password-1';
 /** An account whose every command takes SLOW_SHELL_SECONDS before it starts (its login shell waits first), with SCAN_PASSWORD. */
@@ -30,7 +43,7 @@ export const SLOW_SHELL_SECONDS = 5;
 const SLOW_SHELL = '/usr/local/sbin/inventory-lab-slow-shell';
 export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
-/** h1's lldpd has its control socket here (lldpd -u), not at the default place. */
+/** h1's lldpd has its control socket here (lldpd -u), not at the default place (in h1's own /run: every host has a private one). */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
 const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent'];
 
@@ -54,7 +67,7 @@ export interface TestNetworkOptions {
   dnsServer?: boolean;
   /** The DHCP server dhcp (DHCP_SERVER_ADDRESS: Kea, its control agent on DHCP_AGENT_PORT) and its clients c1..c3. */
   dhcpServer?: boolean;
-  /** With dhcpServer: that many more active leases in the lease file, on 10.80.0.0/16 (for figures). */
+  /** With dhcpServer: that many more active leases in the lease file, on DHCP_EXTRA_SUBNET's /16 (10.80.0.0/16 at index 1; for figures). */
   dhcpExtraLeases?: number;
 }
 
@@ -73,7 +86,7 @@ export const DHCP_CLIENTS = [
 /** The pool the clients' leases come from, in the lab subnet (subnet-id 1). */
 export const DHCP_POOL = [`${SUBNET}.200`, `${SUBNET}.220`] as const;
 /** Another subnet of the server (subnet-id 2), where c1 held a lease before. */
-export const DHCP_OTHER_SUBNET = '10.79.0';
+export const DHCP_OTHER_SUBNET = `10.79.${LAB_INDEX - 1}`;
 /**
  * The leases written to the lease file before the server starts (how long ago each ended, in
  * seconds): c1's lease on the other subnet (reclaimed), a device gone (reclaimed), a declined
@@ -86,7 +99,7 @@ export const DHCP_SEEDED_LEASES = [
   { address: `${SUBNET}.232`, mac: '02:77:00:00:00:98', subnetId: 1, endedAgo: -3600, state: 0, hostname: 'bad host!' },
 ] as const;
 const DHCP_VALID_LIFETIME = 3600;
-const DHCP_EXTRA_SUBNET = '10.80';
+const DHCP_EXTRA_SUBNET = `10.${80 + LAB_INDEX - 1}`;
 
 /** A lease as the server's lease file (memfile CSV) holds it last. */
 export interface LabLease {
@@ -245,13 +258,15 @@ async function cleanUp(): Promise<void> {
   await quiet(`ip link del ${PREFIX}-br`);
 }
 
-const SUDOERS = `/etc/sudoers.d/${SCAN_USER}`;
+/** The scan account's sudo rule, one file per lab network (each removes its own at its stop). */
+const SUDOERS = `/etc/sudoers.d/${SCAN_USER}${LAB_INDEX === 1 ? '' : `-lab${LAB_INDEX}`}`;
 
-/** The scan account: a password, lldpctl through the adm group (Debian's lldpcli is setuid _lldpd, executable by adm), and `ss` and podman's listings as root through sudo (as an operator would set it up). */
-// The names and the subnet are fixed: one lab network per machine, which this lock file (holding
-// the owner's pid) enforces; a lock whose owner is gone is taken over. A second user waits for the
-// first (two test runs on one machine take turns) up to LOCK_WAIT_MS, then says who holds it.
-const LOCK = path.join(os.tmpdir(), 'inventory-lab-network.lock');
+// One lab network per index at a time on this machine, which its lock file (holding the owner's
+// pid) enforces; a lock whose owner is gone is taken over. A second user waits for the first (two
+// test runs on one machine take turns) up to LOCK_WAIT_MS, then says who holds it.
+const LOCK = path.join(os.tmpdir(), LAB_INDEX === 1 ? 'inventory-lab-network.lock' : `inventory-lab-network-${LAB_INDEX}.lock`);
+/** The accounts and the slow shell are the machine's, shared by every index: set up under a lock of their own, held only for that. */
+const ACCOUNTS_LOCK = path.join(os.tmpdir(), 'inventory-lab-accounts.lock');
 const LOCK_WAIT_MS = 30 * 60_000;
 const LOCK_POLL_MS = 2_000;
 /** How long a caller should allow startTestNetwork: the wait for the lock, then the start itself. */
@@ -265,36 +280,70 @@ function ownerAlive(owner: number): boolean {
   }
 }
 
-async function takeLock(): Promise<void> {
+async function takeLock(lock: string, what: string): Promise<void> {
   const giveUpAt = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      await writeFile(LOCK, String(process.pid), { flag: 'wx' });
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = Number(await readFile(LOCK, 'utf8').catch(() => ''));
+    const owner = Number(await readFile(lock, 'utf8').catch(() => ''));
     if (!ownerAlive(owner)) {
-      await rm(LOCK, { force: true });
+      await rm(lock, { force: true });
       continue;
     }
-    if (Date.now() > giveUpAt) throw new Error(`Another lab network is running on this machine (process ${owner}); only one can at a time.`);
+    if (Date.now() > giveUpAt) throw new Error(`Timed out waiting for ${what}: process ${owner} holds it (${lock}).`);
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
 }
 
-/** The slow account: time-out tests need commands that really take long, whatever the machine's speed. */
-async function ensureSlowUser(): Promise<void> {
-  await writeFile(SLOW_SHELL, `#!/bin/sh\nsleep ${SLOW_SHELL_SECONDS}\nexec /bin/sh "$@"\n`, { mode: 0o755 });
-  await quiet(`id ${SLOW_USER} || useradd -M -d /tmp -s ${SLOW_SHELL} ${SLOW_USER}`);
-  await sh(`usermod -s ${SLOW_SHELL} ${SLOW_USER} && echo '${SLOW_USER}:${SCAN_PASSWORD}' | chpasswd`);
+/**
+ * The scan account (a password; lldpctl through the adm group: Debian's lldpcli is setuid _lldpd,
+ * executable by adm) and the slow account (time-out tests need commands that really take long,
+ * whatever the machine's speed) with its shell. Only what is not as wanted is written: a lab
+ * network of another index may be logging in with them meanwhile.
+ */
+async function ensureAccounts(): Promise<void> {
+  await takeLock(ACCOUNTS_LOCK, 'the lab accounts');
+  try {
+    const shell = `#!/bin/sh\nsleep ${SLOW_SHELL_SECONDS}\nexec /bin/sh "$@"\n`;
+    if ((await readFile(SLOW_SHELL, 'utf8').catch(() => '')) !== shell) await replaceFile(SLOW_SHELL, shell, 0o755);
+    await ensureAccount(SCAN_USER, '/bin/sh', ['adm']);
+    await ensureAccount(SLOW_USER, SLOW_SHELL, []);
+  } finally {
+    await rm(ACCOUNTS_LOCK, { force: true });
+  }
 }
 
-async function ensureScanUser(): Promise<void> {
-  await quiet(`id ${SCAN_USER} || useradd -M -d /tmp -s /bin/sh ${SCAN_USER}`);
-  await sh(`echo '${SCAN_USER}:${SCAN_PASSWORD}' | chpasswd && usermod -aG adm ${SCAN_USER}`);
-  await writeFile(SUDOERS, `${SCAN_USER} ALL=(root) NOPASSWD: /usr/bin/ss, /usr/bin/podman ps *, /usr/bin/podman inspect *\n`, { mode: 0o440 });
+/**
+ * A local account with its login shell, SCAN_PASSWORD and groups, changed only where it differs;
+ * retried, as a run of an older checkout changes the account files without ACCOUNTS_LOCK (the
+ * shadow tools then refuse, the files being locked).
+ */
+async function ensureAccount(user: string, shell: string, groups: string[]): Promise<void> {
+  const wanted = [
+    `test "$(getent passwd ${user} | cut -d: -f7)" = ${shell}`,
+    `perl -e '$h = (getpwnam($ARGV[0]))[1]; exit(crypt($ARGV[1], $h) eq $h ? 0 : 1)' ${user} '${SCAN_PASSWORD}'`,
+    ...groups.map((group) => `id -nG ${user} | grep -qw ${group}`),
+  ].join(' && ');
+  const change = [
+    `{ id ${user} > /dev/null 2>&1 || useradd -M -d /tmp -s ${shell} ${user}; }`,
+    `usermod -s ${shell}${groups.length ? ` -aG ${groups.join(',')}` : ''} ${user}`,
+    `echo '${user}:${SCAN_PASSWORD}' | chpasswd`,
+  ].join(' && ');
+  await waitFor(async () => {
+    await sh(`{ ${wanted}; } || { ${change}; }`);
+  }, `the account ${user}`);
+}
+
+/** Written aside and renamed into place: a reader (a login's shell, sudo reading every file of sudoers.d) never sees half of it. */
+async function replaceFile(file: string, content: string, mode: number): Promise<void> {
+  // sudo skips names with a dot in sudoers.d.
+  const aside = `${file}.${process.pid}`;
+  await writeFile(aside, content, { mode });
+  await rename(aside, file);
 }
 
 interface HostSpec {
@@ -312,10 +361,11 @@ const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
 export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
-  await takeLock();
+  if (!Number.isInteger(LAB_INDEX) || LAB_INDEX < 1 || LAB_INDEX > MAX_LAB_INDEX) throw new RangeError(`lab network ${LAB_INDEX} (JEST_WORKER_ID): the lab networks are 1 to ${MAX_LAB_INDEX}; run fewer jest workers`);
+  await takeLock(LOCK, `lab network ${LAB_INDEX}`);
   await cleanUp();
-  await ensureScanUser();
-  await ensureSlowUser();
+  await ensureAccounts();
+  await replaceFile(SUDOERS, `${SCAN_USER} ALL=(root) NOPASSWD: /usr/bin/ss, /usr/bin/podman ps *, /usr/bin/podman inspect *\n`, 0o440);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'inventory-peers-'));
   await chmod(dir, 0o755);
   await sh(`ssh-keygen -q -t ed25519 -N '' -f ${dir}/scan_key && cp ${dir}/scan_key.pub ${dir}/authorized_keys && chmod 644 ${dir}/authorized_keys`);
@@ -367,9 +417,9 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     await sh(`ip -n ${PREFIX}-${host} link set eth1 up && ip -n ${PREFIX}-sw link set ${port} up`);
   }
   await sh(`ip -n ${PREFIX}-sw link add br0 type bridge && ip -n ${PREFIX}-sw link set swp1 master br0 && ip -n ${PREFIX}-sw link set swp2 master br0 && ip -n ${PREFIX}-sw link set br0 up`);
-  await sh(`ip -n ${PREFIX}-h1 addr add 10.78.0.11/24 dev eth1 && ip -n ${PREFIX}-h2 addr add 10.78.0.12/24 dev eth1`);
+  await sh(`ip -n ${PREFIX}-h1 addr add ${CABLE_SUBNET}.11/24 dev eth1 && ip -n ${PREFIX}-h2 addr add ${CABLE_SUBNET}.12/24 dev eth1`);
   // Traffic over the cables (an ARP exchange and a refused connection), so that the switch learns both MACs.
-  await sh(`ip netns exec ${PREFIX}-h1 timeout 2 bash -c 'echo > /dev/tcp/10.78.0.12/9' 2>/dev/null || true`);
+  await sh(`ip netns exec ${PREFIX}-h1 timeout 2 bash -c 'echo > /dev/tcp/${CABLE_SUBNET}.12/9' 2>/dev/null || true`);
   await writeFile(path.join(dir, 'bridge-mib.json'), JSON.stringify(await switchMib()));
 
   for (const spec of specs) {
