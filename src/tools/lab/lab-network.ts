@@ -418,6 +418,18 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
   }
   await sh(`ip -n ${PREFIX}-sw link add br0 type bridge && ip -n ${PREFIX}-sw link set swp1 master br0 && ip -n ${PREFIX}-sw link set swp2 master br0 && ip -n ${PREFIX}-sw link set br0 up`);
   await sh(`ip -n ${PREFIX}-h1 addr add ${CABLE_SUBNET}.11/24 dev eth1 && ip -n ${PREFIX}-h2 addr add ${CABLE_SUBNET}.12/24 dev eth1`);
+  // An interface's IPv6 link-local address comes a moment after it is up, once duplicate address
+  // detection is done (longer on a loaded machine): wait for every one, so that each scan of a
+  // host sees the same addresses (SNMP lists them).
+  for (const spec of specs) {
+    const ns = `${PREFIX}-${spec.name}`;
+    await waitFor(async () => {
+      const up = (await sh(`ip -n ${ns} -o link show up`)).split('\n').map((l) => /^\d+: ([^:@]+)/.exec(l)?.[1]).filter((name): name is string => !!name && name !== 'lo');
+      const linkLocal = await sh(`ip -n ${ns} -6 -o addr show scope link`);
+      const pending = [...up.filter((name) => !new RegExp(`^\\d+: ${name}\\s+inet6 `, 'm').test(linkLocal)), ...(await sh(`ip -n ${ns} -6 -o addr show tentative`)).split('\n').filter(Boolean)];
+      if (pending.length) throw new Error(`in ${ns}: ${pending.join(', ')}`);
+    }, 'the IPv6 link-local addresses');
+  }
   // Traffic over the cables (an ARP exchange and a refused connection), so that the switch learns both MACs.
   await sh(`ip netns exec ${PREFIX}-h1 timeout 2 bash -c 'echo > /dev/tcp/${CABLE_SUBNET}.12/9' 2>/dev/null || true`);
   await writeFile(path.join(dir, 'bridge-mib.json'), JSON.stringify(await switchMib()));
