@@ -11,7 +11,8 @@
 // authentication), and the DHCP clients c1..c3 (namespaces of their own whose busybox udhcpc gets a
 // real lease each), its lease file seeded before the start with what no client can make here
 // (DHCP_SEEDED_LEASES: a lease of c1 on another subnet, expired; a device gone; a declined address;
-// a lease whose host name is no DNS name). Needs root.
+// a lease whose host name is no DNS name); `ldapServer` and `adServer` add ldap and ad, plain hosts
+// that also run the directories of directory-lab.ts (OpenLDAP's slapd, a Samba AD DC). Needs root.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

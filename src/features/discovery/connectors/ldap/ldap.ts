@@ -28,7 +28,7 @@ const settings = z.strictObject({
 export const DEFAULT_MAX_ENTRIES = 50_000;
 export const DEFAULT_PAGE_SIZE = 500;
 
-export async function collectLdap({ address, credentials, port, settings: targetSettings, deadline }: CollectRequest, { config, hostState }: ConnectorEnvironment): Promise<ConnectorResult & { pages: number }> {
+export async function collectLdap({ address, credentials, port, settings: targetSettings, deadline }: CollectRequest, { config, hostState }: ConnectorEnvironment): Promise<ConnectorResult> {
   const own = settings.parse(targetSettings);
   const read = await readDirectory(credentials, {
     host: address,
@@ -45,10 +45,10 @@ export async function collectLdap({ address, credentials, port, settings: target
   if (read.failure) {
     const { code, stage, message } = read.failure;
     const error: RunError = { address, method: 'LDAP', stage, code, message: read.pages ? `${message} No computers of this scan are loaded.` : message };
-    return { errors: [error], pages: read.pages, ...credential };
+    return { errors: [error], ...credential };
   }
   const estate = toEstate(address, `LDAP:${address}:${port}:${(read.baseDn ?? '').toLowerCase()}`, read.baseDn ?? '', rootDseOf(read.rootDse), read.entries);
-  return { estate, errors: [], pages: read.pages, ...credential };
+  return { estate, errors: [], ...credential };
 }
 
 export const ldapConnector = {
