@@ -6,7 +6,9 @@
 # procps and perl (the lab hosts' init), virsh (libvirt-clients: its built-in test driver is the
 # libvirt host of the LIBVIRT tests), podman and busybox-static (a container and its image on a lab
 # host, for the CONTAINERS tests); bind9 and dnsutils (the DNS server of the DNS tests, and dig);
-# kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); Go
+# kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); slapd, ldap-utils,
+# samba and samba-ad-provision (OpenLDAP and Samba's Active Directory domain controller, the
+# directories of the LDAP tests, and ldapsearch); Go
 # and govmomi's sources (the vCenter simulator). Installed when
 # missing and we are root; otherwise named in a clear message (the peer tests then say they did
 # not run; Java and Maven are required).
@@ -38,6 +40,11 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 # The DHCP server of the DHCP connector's tests (its lease_cmds hook comes with kea-dhcp4-server) and its control agent.
 [ -x /usr/sbin/kea-dhcp4 ] || peers+=(kea-dhcp4-server)
 [ -x /usr/sbin/kea-ctrl-agent ] || peers+=(kea-ctrl-agent)
+# The directories of the LDAP connector's tests: OpenLDAP, its tools, and Samba's AD domain controller.
+[ -x /usr/sbin/slapd ] || peers+=(slapd)
+[ -x /usr/bin/ldapsearch ] || peers+=(ldap-utils)
+[ -x /usr/sbin/samba ] || peers+=(samba)
+[ -d /usr/share/samba/setup/ad-schema ] || peers+=(samba-ad-provision)
 # The vCenter simulator (tools/vcsim): govmomi's simulator package, built with Debian's Go.
 command -v go >/dev/null 2>&1 || peers+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/vmware/govmomi/simulator ] || peers+=(golang-github-vmware-govmomi-dev)

@@ -162,6 +162,7 @@ describe('insight feeds on a crafted estate', () => {
     expect(res.body.data.map((f: { name: string }) => f.name)).toEqual([
       'stale-assets', 'scan-failures', 'duplicate-candidates', 'unmanaged-port-endpoints', 'new-assets', 'new-listening-services',
       'ssh-host-keys', 'end-of-life-os', 'end-of-life-software', 'orphan-assets', 'relationships-to-retired-assets', 'unknown-top-talkers',
+      'directory-not-seen', 'unmanaged-devices',
     ]);
     const doc = parse(readFileSync(fromProjectRoot('api.yaml'), 'utf8'));
     const documented = (doc.paths['/api/v1/insights/{feed}'].get.parameters as { name: string }[]).map((q) => q.name);
@@ -275,6 +276,11 @@ describe('insight feeds on a crafted estate', () => {
     ]);
     const listed = await p.viewer.get(`/api/v1/assets/${ids.gone}/relationships`);
     expect(listed.body.data.map((r: { id: string }) => r.id)).toContain(res.body.data[0].evidence.relationshipId);
+  });
+
+  it('directory-not-seen and unmanaged-devices: nothing while no directory has been read (an import is neither a directory nor a sighting); the lab test reads one', async () => {
+    expect((await feed('directory-not-seen')).body.data).toEqual([]);
+    expect((await feed('unmanaged-devices?days=3650')).body.data).toEqual([]);
   });
 
   it('answers a capped set: limit rows with capped true, links with only first (the request as sent), limit lowered to 500', async () => {

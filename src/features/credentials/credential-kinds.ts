@@ -4,7 +4,7 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { components } from '../../platform/http/api-types.js';
 
-export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG'] as const;
+export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The kinds of some credentials, by id (a diagnosis names the kinds a run tried). */
@@ -72,6 +72,16 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
       algorithm: z.enum(['hmac-sha256']).optional(),
     }),
     secrets: { secret: always },
+  },
+  // A directory account for a simple bind: its DN (or user principal, user@domain, which Active
+  // Directory takes), and the entry under which its computers are read.
+  LDAP_BIND: {
+    description: 'A directory account (LDAP simple bind): its DN or user principal (user@domain), the base DN its computers are read under, and its password.',
+    settings: z.strictObject({
+      bindDn: z.string().min(1).max(300).regex(/^[^\u0000-\u001f]+$/, 'a DN (cn=inventory,ou=service,dc=example,dc=com) or a user principal (inventory@example.com)'),
+      baseDn: z.string().min(1).max(300).regex(/^[A-Za-z][A-Za-z0-9-]*=[^\u0000-\u001f]+$/, 'a DN such as dc=example,dc=com or OU=Computers,DC=corp,DC=example'),
+    }),
+    secrets: { password: always },
   },
 };
 

@@ -53,6 +53,18 @@ const withinDays: FeedParameter = {
   maximum: 3650,
 };
 
+/**
+ * The fact sources that saw an asset on the network itself: a port or an echo answered (sweep), a
+ * login (ssh, snmp), a name given to an address that answered (dns), an active lease (dhcp). A
+ * manager's or a directory's word (vcenter, ldap, an import) is no sighting.
+ */
+export const NETWORK_SOURCES = ['sweep', 'ssh', 'snmp', 'dns', 'dhcp'];
+
+/** The types a directory holds computer objects for (and an endpoint not yet known to be one). */
+const DIRECTORY_TYPES = ['PHYSICAL_HOST', 'SERVER', 'VM', 'HYPERVISOR', 'UNKNOWN_ENDPOINT'];
+
+const networkDays = (meaning: string, fallback: number): FeedParameter => ({ name: 'days', type: 'integer', description: `${meaning} Default ${fallback}.`, default: fallback, minimum: 1, maximum: 3650 });
+
 /** Per graph type with a parent rule (docs/interface.md §2.4), the rule: the orphan feed checks each. */
 function parentRules(): Record<string, unknown>[] {
   return GRAPH_TYPES.flatMap((type) => {
@@ -166,5 +178,23 @@ export const INSIGHT_FEEDS: InsightFeed[] = [
       { name: 'from', type: 'date-time', description: 'Start of the window (included). Default: 1 hour before now.', default: 1 },
       { name: 'to', type: 'date-time', description: 'End of the window (excluded). Default: now.', default: 0 },
     ],
+  },
+  {
+    name: 'directory-not-seen',
+    title: 'In the directory, not seen on the network',
+    description: 'Computers that the latest complete read of a directory (LDAP discovery: Active Directory, OpenLDAP) lists and that no network source (sweep, SSH, SNMP, DNS, DHCP) has seen for `days` days or more, or ever: retired machines whose accounts stay, or machines that discovery does not reach. Never seen first, then the longest unseen.',
+    store: 'postgres',
+    statement: 'insights/find-directory-not-seen',
+    parameters: [networkDays('How many days without a sighting on the network make a directory computer listed.', 30)],
+    inputs: () => ({ networkSources: JSON.stringify(NETWORK_SOURCES) }),
+  },
+  {
+    name: 'unmanaged-devices',
+    title: 'Seen on the network, not in the directory',
+    description: 'Hosts and unknown endpoints that a network source (sweep, SSH, SNMP, DNS, DHCP) saw within the last `days` days and that the latest complete read of no directory lists: unmanaged devices. Lists nothing until a directory has been read (LDAP discovery). Network devices, printers, IoT devices and containers are left out (no directory holds them). The latest seen first.',
+    store: 'postgres',
+    statement: 'insights/find-unmanaged-devices',
+    parameters: [networkDays('How recent a sighting on the network must be for a device to be listed.', 7)],
+    inputs: () => ({ networkSources: JSON.stringify(NETWORK_SOURCES), directoryTypes: JSON.stringify(DIRECTORY_TYPES) }),
   },
 ];

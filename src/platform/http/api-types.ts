@@ -730,7 +730,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -740,7 +740,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "LDAP_CERTIFICATE_UNTRUSTED" | "LDAP_CERTIFICATE_CHANGED" | "LDAP_TLS_FAILED" | "LDAP_SEARCH_FAILED" | "LDAP_SIZE_LIMIT";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -825,8 +825,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS and DHCP are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP and LDAP are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -909,7 +909,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -964,7 +964,7 @@ export interface components {
           meaning: string;
         }[];
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -992,6 +992,11 @@ export interface components {
        * @example 8000
        */
       DHCP?: number;
+      /**
+       * @description The port of the directory server: LDAPS (636) with settings.LDAP.security ldaps, the plain LDAP port (389) with starttls.
+       * @example 636
+       */
+      LDAP?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -1046,14 +1051,40 @@ export interface components {
          */
         timeoutMs?: number;
       };
+      LDAP?: {
+        /**
+         * @description LDAPS (TLS from the start, port 636) or StartTLS on the plain LDAP port (389); ldaps if left out. The password is never sent in clear.
+         * @enum {string}
+         */
+        security?: "ldaps" | "starttls";
+        /** @description Check the server's certificate against the trusted authorities and the address; true if left out. Either way it is pinned at first contact. */
+        verifyCertificate?: boolean;
+        /** @description The PEM certificate of the authority that signed the server's, trusted besides the system's. */
+        caCertificate?: string;
+        /**
+         * @description Computer objects read at most; 50,000 if left out. A directory that holds more is read in part (LDAP_SIZE_LIMIT), and the scan loads none.
+         * @example 50000
+         */
+        maxEntries?: number;
+        /**
+         * @description Entries per page of the paged search (RFC 2696); 500 if left out.
+         * @example 500
+         */
+        pageSize?: number;
+        /**
+         * @description How long the connect and each page may take (ms); service.discovery.connect-timeout-ms if left out.
+         * @example 5000
+         */
+        timeoutMs?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS and DHCP are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP and LDAP are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1102,7 +1133,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -1129,6 +1160,8 @@ export interface components {
         DNS: number;
         /** @example 8000 */
         DHCP: number;
+        /** @example 636 */
+        LDAP: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -2075,7 +2108,7 @@ export interface components {
         }[];
     };
     /** @enum {string} */
-    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG";
+    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND";
     /**
      * @description Non-secret fields of the kind (an unknown field is a 400):
      *
@@ -2089,6 +2122,7 @@ export interface components {
      * | HTTP_BASIC (vCenter, Kea's control agent and other HTTP APIs) | username, baseUrl | password |
      * | CLOUD_ACCESS_KEY | provider (AWS, AZURE, GCP, OCI, OTHER), accessKeyId, region, tenantId | secretAccessKey |
      * | DNS_TSIG (a TSIG key for DNS zone transfers) | keyName, algorithm (hmac-sha256) | secret (base64) |
+     * | LDAP_BIND (a directory account for a simple bind) | bindDn (a DN or a user principal, user@domain), baseDn (the computers are read under it) | password |
      */
     CredentialSettings: {
       /** @example inventory */
@@ -2118,6 +2152,10 @@ export interface components {
       keyName?: string;
       /** @enum {string} */
       algorithm?: "hmac-sha256";
+      /** @example cn=inventory,ou=service,dc=example,dc=com */
+      bindDn?: string;
+      /** @example dc=example,dc=com */
+      baseDn?: string;
       [key: string]: unknown;
     };
     /** @description Secret fields of the kind (see CredentialSettings). Write-only; never returned. In an update, null removes an optional secret. */
@@ -2232,7 +2270,58 @@ export interface components {
       rank: number;
       /** @description The assets the row names, in the order its feed documents. */
       assets: components["schemas"]["InsightAsset"][];
-      evidence: components["schemas"]["StaleAssetEvidence"] | components["schemas"]["ScanFailureEvidence"] | components["schemas"]["DuplicateCandidateEvidence"] | components["schemas"]["UnmanagedPortEndpointEvidence"] | components["schemas"]["NewAssetEvidence"] | components["schemas"]["ListeningServiceEvidence"] | components["schemas"]["SshHostKeyEvidence"] | components["schemas"]["EndOfLifeOsEvidence"] | components["schemas"]["EndOfLifeSoftwareEvidence"] | components["schemas"]["OrphanAssetEvidence"] | components["schemas"]["RetiredRelationshipEvidence"] | components["schemas"]["UnknownTopTalkerEvidence"];
+      evidence: components["schemas"]["StaleAssetEvidence"] | components["schemas"]["ScanFailureEvidence"] | components["schemas"]["DuplicateCandidateEvidence"] | components["schemas"]["UnmanagedPortEndpointEvidence"] | components["schemas"]["NewAssetEvidence"] | components["schemas"]["ListeningServiceEvidence"] | components["schemas"]["SshHostKeyEvidence"] | components["schemas"]["EndOfLifeOsEvidence"] | components["schemas"]["EndOfLifeSoftwareEvidence"] | components["schemas"]["OrphanAssetEvidence"] | components["schemas"]["RetiredRelationshipEvidence"] | components["schemas"]["UnknownTopTalkerEvidence"] | components["schemas"]["DirectoryNotSeenEvidence"] | components["schemas"]["UnmanagedDeviceEvidence"];
+    };
+    /** @description directory-not-seen: one computer of a directory (the row names its asset). */
+    DirectoryNotSeenEvidence: {
+      /**
+       * @description The LDAP scope that lists it: LDAP:<address>:<port>:<base DN>.
+       * @example LDAP:10.0.0.5:636:dc=corp,dc=example
+       */
+      directory: string;
+      /**
+       * @description Its distinguished name.
+       * @example CN=WS-017,OU=Workstations,OU=Lyon,DC=corp,DC=example
+       */
+      directoryDn: string | null;
+      /**
+       * @description The containers it sits in under the base DN, top first.
+       * @example Lyon/Workstations
+       */
+      ouPath: string | null;
+      /**
+       * Format: date-time
+       * @description Its lastLogonTimestamp (Active Directory replicates it within about two weeks).
+       * @example 2026-10-02T17:45:00.000Z
+       */
+      lastLogonAt: string | null;
+      /**
+       * Format: date-time
+       * @description The latest fact of a network source (sweep, SSH, SNMP, DNS, DHCP); null: never seen.
+       * @example 2026-10-20T02:00:00.000Z
+       */
+      lastSeenOnNetworkAt: string | null;
+      /**
+       * @description Whole days since lastSeenOnNetworkAt; null when never seen.
+       * @example 38
+       */
+      daysUnseen: number | null;
+    };
+    /** @description unmanaged-devices: one asset that no directory lists. */
+    UnmanagedDeviceEvidence: {
+      /**
+       * Format: date-time
+       * @description The latest fact of a network source.
+       * @example 2026-11-27T02:00:00.000Z
+       */
+      lastSeenOnNetworkAt: string;
+      /** @description The network sources that reported it. */
+      seenBy: ("sweep" | "ssh" | "snmp" | "dns" | "dhcp")[];
+      /**
+       * @description How many directories (LDAP scopes) were compared.
+       * @example 1
+       */
+      directories: number;
     };
     /** @description unknown-top-talkers: one address that no asset holds (the row names no asset). */
     UnknownTopTalkerEvidence: {
@@ -4652,7 +4741,7 @@ export interface operations {
          */
         limit?: number;
         /**
-         * @description stale-assets: how many days without an observation make an asset stale. Default 7.
+         * @description stale-assets: how many days without an observation make an asset stale (default 7). directory-not-seen: how many days without a sighting on the network make a directory computer listed (default 30). unmanaged-devices: how recent a sighting on the network must be (default 7).
          * @example 30
          */
         days?: number;
@@ -5854,7 +5943,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

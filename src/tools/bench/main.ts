@@ -9,6 +9,8 @@
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
 //   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
 //              answer, and inventoried by the whole service (needs root).
+//   ldap:      a directory of 10,000 computers read from the lab's OpenLDAP (time, pages), beside a
+//              bare paged ldapsearch of the same entries, and inventoried by the whole service (needs root).
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
 //              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
 //   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow,
@@ -20,6 +22,7 @@ import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
+import { ldapBench } from './ldap.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 import { vcenterBench } from './vcenter.js';
@@ -35,6 +38,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
   dhcp: () => dhcpBench(),
+  ldap: () => ldapBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 

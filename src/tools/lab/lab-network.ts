@@ -11,7 +11,8 @@
 // authentication), and the DHCP clients c1..c3 (namespaces of their own whose busybox udhcpc gets a
 // real lease each), its lease file seeded before the start with what no client can make here
 // (DHCP_SEEDED_LEASES: a lease of c1 on another subnet, expired; a device gone; a declined address;
-// a lease whose host name is no DNS name). Needs root.
+// a lease whose host name is no DNS name); `ldapServer` and `adServer` add ldap and ad, plain hosts
+// that also run the directories of directory-lab.ts (OpenLDAP's slapd, a Samba AD DC). Needs root.
 //
 // One lab network per jest worker (LAB_INDEX), so that lab test files in different workers run side
 // by side: every name, address and lock below derives from the index, and index 1's are the lab's
@@ -22,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../platform/project-root.js';
+import { AD_SERVER_OCTET, LDAP_SERVER_OCTET, replaceLdapCertificate, writeAdServer, writeLdapServer } from './directory-lab.js';
 
 const run = promisify(execFile);
 
@@ -45,7 +47,7 @@ export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
 /** h1's lldpd has its control socket here (lldpd -u), not at the default place (in h1's own /run: every host has a private one). */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
-const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent', '/usr/sbin/slapd', '/usr/sbin/slapadd', '/usr/bin/openssl', '/usr/sbin/samba', '/usr/bin/samba-tool'];
 
 export interface TestHost {
   name: string;
@@ -69,6 +71,12 @@ export interface TestNetworkOptions {
   dhcpServer?: boolean;
   /** With dhcpServer: that many more active leases in the lease file, on DHCP_EXTRA_SUBNET's /16 (10.80.0.0/16 at index 1; for figures). */
   dhcpExtraLeases?: number;
+  /** The OpenLDAP server ldap (directory-lab.ts: LDAPS on 636, StartTLS on 389) with the lab's computers. */
+  ldapServer?: boolean;
+  /** With ldapServer: that many more computers under ou=Bench (for figures). */
+  ldapExtraComputers?: number;
+  /** The Samba AD domain controller ad (directory-lab.ts: a provisioned domain with its computers). */
+  adServer?: boolean;
 }
 
 /** dhcp's address; its control agent answers on DHCP_AGENT_PORT. */
@@ -217,6 +225,10 @@ export interface TestNetwork {
   dns?: TestHost;
   /** dhcp, with dhcpServer, and what its lease file holds. */
   dhcp?: TestHost & { leases(): Promise<LabLease[]> };
+  /** ldap, with ldapServer; its certificate can be replaced (slapd restarted with a new one). */
+  ldap?: TestHost & { replaceCertificate(): Promise<void> };
+  /** ad, with adServer. */
+  ad?: TestHost;
   /** The hosts of `extraHosts`, e1..eN. */
   extraHosts: TestHost[];
   /** The private key of SCAN_USER (OpenSSH format). */
@@ -359,7 +371,7 @@ interface HostSpec {
 const EXTRA_HOSTS_FROM = 101;
 const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
-export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
+export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0, ldapServer = false, ldapExtraComputers = 0, adServer = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   if (!Number.isInteger(LAB_INDEX) || LAB_INDEX < 1 || LAB_INDEX > MAX_LAB_INDEX) throw new RangeError(`lab network ${LAB_INDEX} (JEST_WORKER_ID): the lab networks are 1 to ${MAX_LAB_INDEX}; run fewer jest workers`);
   await takeLock(LOCK, `lab network ${LAB_INDEX}`);
@@ -386,7 +398,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
     await rm(LOCK, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases }, stop);
+    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer }, stop);
   } catch (error) {
     await stop();
     throw error;
@@ -394,7 +406,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
 }
 
 async function build(dir: string, inits: ChildProcess[], privateKey: string, options: Required<TestNetworkOptions>, stop: () => Promise<void>): Promise<TestNetwork> {
-  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases } = options;
+  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer } = options;
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
@@ -402,6 +414,8 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
     ...(dnsServer ? [{ name: 'ns', octet: 14, extra: await writeDnsServer(path.join(dir, 'ns')) }] : []),
     ...(dhcpServer ? [{ name: 'dhcp', octet: 15, extra: await writeDhcpServer(path.join(dir, 'dhcp'), dhcpExtraLeases) }] : []),
+    ...(ldapServer ? [{ name: 'ldap', octet: LDAP_SERVER_OCTET, extra: await writeLdapServer(path.join(dir, 'ldap'), `${SUBNET}.${LDAP_SERVER_OCTET}`, SUBNET, ldapExtraComputers) }] : []),
+    ...(adServer ? [{ name: 'ad', octet: AD_SERVER_OCTET, extra: await writeAdServer(path.join(dir, 'ad')) }] : []),
     ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
   ];
   const all = new Map<string, TestHost>();
@@ -501,7 +515,9 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     await sh(`ip netns exec ${PREFIX}-h2 sh -c 'ss -Hlnt | grep -q ":6379 "'`);
     if (dnsServer) await sh(`ip netns exec ${PREFIX}-ns sh -c 'ss -Hlnt | grep -q ":53 "'`);
     if (dhcpServer) await sh(`ip netns exec ${PREFIX}-dhcp sh -c 'ss -Hlnt | grep -q ":${DHCP_AGENT_PORT} " && test -S ${dir}/dhcp/kea4.sock'`);
-  }, 'sshd, snmpd, redis-server (and named, Kea) listening in every host');
+    if (ldapServer) await sh(`ip netns exec ${PREFIX}-ldap sh -c 'ss -Hlnt | grep -q ":636 "'`);
+    if (adServer) await sh(`ip netns exec ${PREFIX}-ad sh -c 'ss -Hlnt | grep -q ":636 "'`);
+  }, 'sshd, snmpd, redis-server (and named, Kea, slapd, samba) listening in every host', 120_000);
   if (dhcpServer) await startDhcpClients(path.join(dir, 'dhcp'));
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
@@ -525,6 +541,8 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     extraHosts: [...all.values()].slice(specs.length - extraHosts),
     ...(dnsServer ? { dns: byName('ns') } : {}),
     ...(dhcpServer ? { dhcp: { ...byName('dhcp'), leases: () => labLeases(path.join(dir, 'dhcp')) } } : {}),
+    ...(ldapServer ? { ldap: { ...byName('ldap'), replaceCertificate: () => replaceLdapCertificate(byName('ldap'), path.join(dir, 'ldap')) } } : {}),
+    ...(adServer ? { ad: byName('ad') } : {}),
     privateKey,
     emptyAddress: `${SUBNET}.99`,
     stop,
