@@ -1,5 +1,5 @@
 // Discovery of a Kubernetes cluster (method KUBERNETES) against a test double of the API server
-// (test/support/kubernetes-double.ts: HTTPS, the real paths, limit/continue pagination, Status
+// (src/tools/kubernetes/kubernetes-double.ts: HTTPS, the real paths, limit/continue pagination, Status
 // objects, the published examples of test/fixtures/kubernetes/) through the service's API: the
 // cluster, nodes and running containers as sets of tuples with the spec's parent rules, services
 // and ingresses as the cluster's discovered services, a rescan that changes only seen-times, a
@@ -8,9 +8,9 @@
 import type { ApiClient } from '../support/api-client.js';
 import { scanToEnd } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
-import { KubernetesDouble } from '../support/kubernetes-double.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
+import { KubernetesDouble } from '../../src/tools/kubernetes/kubernetes-double.js';
 
 interface AssetRow {
   id: string;
@@ -169,13 +169,13 @@ describe('discovery of a Kubernetes cluster (API server double)', () => {
     const truncated = (await api.post('/api/v1/discovery/targets', {
       name: 'cluster bounded', addresses: ['127.0.0.1'], methods: ['KUBERNETES'], credentialIds: [credentialId], ports: { KUBERNETES: k8s.port }, settings: { KUBERNETES: { maxObjects: 1 } },
     })).body.data.id;
-    const before = active(await assets()).map((a) => a.displayName).sort();
+    const before = active(await assets()).map((a) => a.id).sort();
     const run = await scan(truncated);
     expect(run.status).toBe('COMPLETED_WITH_ERRORS');
     const codes = (await errorsOf(run.id)).map((e: { code: string; message: string }) => `${e.code} ${e.message.split(' holds')[0]}`);
     // Nodes (2), pods (2 left, one pending), namespaces (4) and ingresses (2) against a bound of 1: the single service left fits.
     expect(sorted(codes)).toEqual(sorted(['/api/v1/nodes', '/api/v1/pods', '/api/v1/namespaces', '/apis/networking.k8s.io/v1/ingresses'].map((p) => `KUBERNETES_LIST_TRUNCATED GET ${p}`)));
-    expect(active(await assets()).map((a) => a.displayName).sort()).toEqual(before);
+    expect(active(await assets()).map((a) => a.id).sort()).toEqual(before);
   }, TEST_TIMEOUT_MS);
 
   it('fails with KUBERNETES_UNAUTHORIZED on a wrong token and with CONNECTION_REFUSED when the API server is unreachable', async () => {

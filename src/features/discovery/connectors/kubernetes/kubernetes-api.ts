@@ -6,10 +6,11 @@
 // (@kubernetes/client-node) is not used: docs/discovery.md says why.
 import https from 'node:https';
 import net from 'node:net';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { boundedRequest, isBoundedFailure } from '../../../../platform/http/bounded-request.js';
 import type { Pins } from '../../host-state-store.js';
 import { networkErrorCode } from '../../shared-scan-errors.js';
+import { HandshakeFailure, presentedCertificate } from '../tls-peer.js';
 import type { KubernetesErrorCode } from './kubernetes-errors.js';
 
 export interface KubernetesApiOptions {
@@ -63,32 +64,16 @@ export class KubernetesApi {
   /** Checks the server certificate (the CA or fingerprint given, and the pin) before anything is sent. */
   async verify(): Promise<void> {
     const { host, port, caCertificate, certificateSha256, connectTimeoutMs } = this.options;
-    const seen = await new Promise<{ certificate: tls.PeerCertificate; authorized: boolean; reason?: string }>((resolve, reject) => {
-      const socket = tls.connect({ host, port, rejectUnauthorized: false, timeout: connectTimeoutMs, ...(caCertificate ? { ca: caCertificate } : {}), ...(net.isIP(host) ? {} : { servername: host }) });
-      socket.once('secureConnect', () => {
-        const certificate = socket.getPeerCertificate();
-        const identity = socket.authorized ? tls.checkServerIdentity(host, certificate) : undefined;
-        resolve({ certificate, authorized: socket.authorized && !identity, reason: identity?.message ?? (socket.authorizationError ? String(socket.authorizationError) : undefined) });
-        socket.end();
-      });
-      socket.once('timeout', () => {
-        socket.destroy();
-        reject(new KubernetesFailure('CONNECTION_TIMEOUT', `${host}:${port} did not complete the TLS handshake within ${connectTimeoutMs} ms.`));
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => {
-        const code = networkErrorCode(error.code);
-        reject(new KubernetesFailure(code ?? 'KUBERNETES_API_ERROR', code ? `${host}:${port}: ${error.code}.` : `The TLS handshake with ${host}:${port} failed: ${error.message.split('\n')[0]?.slice(0, 200)}`));
-      });
+    const seen = await presentedCertificate(host, port, connectTimeoutMs, caCertificate).catch((error: unknown) => {
+      throw error instanceof HandshakeFailure ? new KubernetesFailure(error.code ?? 'KUBERNETES_API_ERROR', error.message) : error;
     });
-    const fingerprint = seen.certificate.fingerprint256;
-    if (!fingerprint) throw new KubernetesFailure('KUBERNETES_API_ERROR', `${host}:${port} presented no certificate.`);
+    const { fingerprint, subject } = seen;
     if (caCertificate && !seen.authorized) {
       throw new KubernetesFailure('KUBERNETES_CERTIFICATE_UNTRUSTED', `The certificate of ${host}:${port} (${fingerprint}) is not trusted by the credential's caCertificate: ${seen.reason ?? 'unknown reason'}. The token was not sent.`);
     }
     if (certificateSha256 && normaliseFingerprint(certificateSha256) !== fingerprint) {
       throw new KubernetesFailure('KUBERNETES_CERTIFICATE_UNTRUSTED', `The certificate of ${host}:${port} is ${fingerprint}, not the credential's certificateSha256. The token was not sent.`);
     }
-    const subject = Object.entries(seen.certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
     const pinned = await this.pins.pinOrCompare('TLS_CERTIFICATE', host, port, { fingerprint, detail: subject });
     if (pinned) {
       throw new KubernetesFailure('KUBERNETES_CERTIFICATE_CHANGED', `The certificate of ${host}:${port} is now ${fingerprint}, not the one pinned at first contact (${pinned.fingerprint}); the token was not sent. If the API server's certificate was renewed, accept the new one (POST /api/v1/discovery/pins/accept).`);

@@ -1,4 +1,4 @@
-// A test double of a Kubernetes API server (none runs here): HTTPS with a certificate of its own
+// A double of a Kubernetes API server for the tests and the benchmark (none runs here): HTTPS with a certificate of its own
 // (made by openssl), JSON over the real paths (/api/v1/nodes, /api/v1/pods, /api/v1/namespaces,
 // /api/v1/namespaces/{name}, /api/v1/services, /apis/networking.k8s.io/v1/ingresses), list
 // pagination with limit and continue as the API server does it (metadata.continue while more remain,
@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import { fromProjectRoot } from '../../platform/project-root.js';
 
 type KubeObject = Record<string, any>;
-const FIXTURES = path.resolve('test/fixtures/kubernetes');
+const FIXTURES = fromProjectRoot('test', 'fixtures', 'kubernetes');
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
 
 export const KUBERNETES_LIST_PATHS = {
@@ -52,6 +53,33 @@ export class KubernetesDouble {
   port = 0;
 
   constructor(readonly token: string) {}
+
+  /**
+   * A cluster of `nodes` nodes and `pods` running pods, for the benchmark: copies of the published
+   * node and running pod, each with its own name, uid, address and container id.
+   */
+  scaleTo(nodes: number, pods: number): this {
+    const [node, pod] = [this.objects.nodes.find((n) => !n.spec.providerID), this.objects.pods.find((p) => p.status.phase === 'Running')] as [KubeObject, KubeObject];
+    const hex = (i: number, width: number) => i.toString(16).padStart(width, '0');
+    this.objects.nodes = Array.from({ length: nodes }, (_, i) => {
+      const copy = structuredClone(node);
+      copy.metadata.name = `kube-worker-${i + 1}`;
+      copy.metadata.uid = `8e2b1f5c-7a43-4b0e-9d6c-${hex(i, 12)}`;
+      copy.status.addresses = [{ type: 'InternalIP', address: `10.${(i >> 8) & 255}.${i & 255}.10` }, { type: 'Hostname', address: copy.metadata.name }];
+      copy.status.nodeInfo.systemUUID = `aa829ca9-73d7-064d-9019-${hex(i, 12)}`;
+      return copy;
+    });
+    this.objects.pods = Array.from({ length: pods }, (_, i) => {
+      const copy = structuredClone(pod);
+      copy.metadata.name = `nginx-deployment-7fb96c846b-${hex(i, 5)}`;
+      copy.metadata.uid = `ae7e8dde-b17e-4cda-9e2e-${hex(i, 12)}`;
+      copy.spec.nodeName = `kube-worker-${(i % nodes) + 1}`;
+      copy.status.podIP = `10.244.${(i >> 8) & 255}.${i & 255}`;
+      copy.status.containerStatuses[0].containerID = `containerd://${hex(i, 8)}${'5403af59a2b46ee5a23fb0ae4b1e077f7ca5c5fb7af16e1ab21c00e0'}`;
+      return copy;
+    });
+    return this;
+  }
 
   async start(port = 0): Promise<this> {
     const { key, cert } = certificate();
