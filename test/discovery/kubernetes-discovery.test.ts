@@ -6,21 +6,11 @@
 // removed pod's container retired only after a complete read, an expired continue token, wrong
 // token, an unreachable API server, and the certificate checked and pinned.
 import type { ApiClient } from '../support/api-client.js';
-import { scanToEnd } from '../support/discovery-scans.js';
+import { scanToEnd, type AssetRow } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { KubernetesDouble } from '../../src/tools/kubernetes/kubernetes-double.js';
-
-interface AssetRow {
-  id: string;
-  displayName: string;
-  assetType: string;
-  status: string;
-  customAttributes: string;
-  parent?: { id: string; displayName: string; assetType: string; via: string };
-  [field: string]: unknown;
-}
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImRvdWJsZSJ9.inventory-reader';
 const TEST_TIMEOUT_MS = 300_000;
@@ -76,7 +66,7 @@ describe('discovery of a Kubernetes cluster (API server double)', () => {
   const services = async () => {
     const res = await api.get('/api/v1/assets?type=DISCOVERED_SERVICE&size=1000');
     expect(res.status).toBe(200);
-    return new Set<string>(res.body.data.map((s: AssetRow) => `${s.displayName} on ${s.parent?.displayName} ${JSON.stringify(JSON.parse(s.customAttributes).listen_ports)}`));
+    return new Set<string>(res.body.data.map((s: AssetRow) => `${s.displayName} on ${s.parent?.displayName} ${JSON.stringify(JSON.parse(s.customAttributes as string).listen_ports)}`));
   };
   const sorted = <T>(values: Iterable<T>) => [...values].sort();
   const active = (rows: AssetRow[]) => rows.filter((a) => a.status === 'ACTIVE');
