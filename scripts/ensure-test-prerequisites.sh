@@ -48,6 +48,8 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 # The vCenter simulator (tools/vcsim): govmomi's simulator package, built with Debian's Go.
 command -v go >/dev/null 2>&1 || peers+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/vmware/govmomi/simulator ] || peers+=(golang-github-vmware-govmomi-dev)
+# The Kubernetes API server double's certificate (src/tools/kubernetes), made with openssl.
+[ -x /usr/bin/openssl ] || peers+=(openssl)
 # Flow exporters and the reference collector (the flow tests; tcpdump re-makes their fixtures).
 [ -x /usr/sbin/softflowd ] || peers+=(softflowd)
 [ -x /usr/sbin/pmacctd ] || peers+=(pmacct)

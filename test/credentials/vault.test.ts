@@ -17,6 +17,7 @@ const SETTINGS: Record<CredentialKind, Record<string, unknown>> = {
   CLOUD_ACCESS_KEY: { provider: 'AWS', accessKeyId: 'AKIAEXAMPLE', region: 'eu-west-1' },
   DNS_TSIG: { keyName: 'transfer-key', algorithm: 'hmac-sha256' },
   LDAP_BIND: { bindDn: 'cn=inventory,ou=service,dc=example,dc=com', baseDn: 'dc=example,dc=com' },
+  KUBERNETES_TOKEN: { apiServerUrl: 'https://k8s.example.com:6443' },
 };
 
 const marker = (label: string) => `MARKER${randomBytes(8).toString('hex')}${label.replace(/\W/g, '')}`;

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { components } from '../../platform/http/api-types.js';
 
-export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND'] as const;
+export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND', 'KUBERNETES_TOKEN'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The kinds of some credentials, by id (a diagnosis names the kinds a run tried). */
@@ -82,6 +82,16 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
       baseDn: z.string().min(1).max(300).regex(/^[A-Za-z][A-Za-z0-9-]*=[^\u0000-\u001f]+$/, 'a DN such as dc=example,dc=com or OU=Computers,DC=corp,DC=example'),
     }),
     secrets: { password: always },
+  },
+  // A bearer token (a service account's) for a Kubernetes API server; its certificate is trusted by the cluster's CA, by its fingerprint, or pinned at first contact.
+  KUBERNETES_TOKEN: {
+    description: "A Kubernetes bearer token (a service account's), with the cluster's CA certificate or the API server certificate's SHA-256 fingerprint (else pinned at first contact).",
+    settings: z.strictObject({
+      apiServerUrl: z.url({ protocol: /^https$/ }).max(2048).optional(),
+      caCertificate: z.string().max(20_000).regex(/-----BEGIN CERTIFICATE-----/, 'a PEM certificate').optional(),
+      certificateSha256: z.string().regex(/^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/, 'a SHA-256 fingerprint (64 hexadecimal digits, colons allowed)').optional(),
+    }),
+    secrets: { token: always },
   },
 };
 

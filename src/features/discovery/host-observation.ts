@@ -87,6 +87,9 @@ export interface EstateAsset extends ObservedFacts {
 /** A process of an estate's asset (a container's), by the asset's key. */
 export type EstateProcess = Omit<ObservedProcess, 'application'> & { asset: string };
 
+/** A discovered service of an estate's asset (a cluster's Service or Ingress), by the asset's key. */
+export type EstateService = ObservedService & { asset: string };
+
 /** The assets and relationships a connector read from one address (a manager and what it manages). */
 export interface EstateObservation {
   method: ScanMethod;
@@ -108,6 +111,11 @@ export interface EstateObservation {
    * process set becomes exactly these (none for an asset that shows none).
    */
   processes?: EstateProcess[];
+  /**
+   * The discovered services of its assets, when it reads them: after a complete read, those it
+   * reported before and no longer shows are retired.
+   */
+  services?: EstateService[];
   /** Everything was read: only then is anything retired. */
   complete: boolean;
 }

@@ -197,6 +197,7 @@ function bundleOf(hosts: Map<string, HostObservation>, endpoints: AddressResult[
     }
     relationships.push(...estate.relationships.map((rel) => ({ ...rel, source: estateKey(estate, rel.source), target: estateKey(estate, rel.target) })));
     bundle.processes.push(...(estate.processes ?? []).map((p) => ({ ...p, asset: estateKey(estate, p.asset) })));
+    bundle.services.push(...(estate.services ?? []).map((s) => ({ ...s, asset: estateKey(estate, s.asset) })));
   }
   for (const r of endpoints) {
     assets.push({
@@ -283,5 +284,6 @@ function estateScope(estate: EstateAt): EstateScope {
     members,
     ...(estate.processes ? { processes: { assets: estate.assets.flatMap((a) => (a.key === estate.root ? [] : [estateKey(estate, a.key)])), connector: estate.method } } : {}),
     ...(estate.complete && inventoryConnector(estate.method)?.retires.includes('estate') ? { retire: { relationshipTypes: estate.relationshipTypes } } : {}),
+    ...(estate.complete && estate.services ? { services: { assets: members, connector: estate.method } } : {}),
   };
 }

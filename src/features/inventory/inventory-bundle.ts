@@ -67,6 +67,8 @@ export interface EstateScope {
   members: string[];
   /** Members whose processes it read: those that showed none lose theirs (by the connector that read them). */
   processes?: SubRecordScope;
+  /** Members whose discovered services it read in full: those it no longer shows go (by the connector that read them). */
+  services?: SubRecordScope;
   /** Read in full: members it no longer shows become INACTIVE, and edges of these types at its members that it did not see again are retired. */
   retire?: { relationshipTypes: RelationshipType[] };
 }

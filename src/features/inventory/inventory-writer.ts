@@ -282,6 +282,7 @@ export class InventoryWriter {
     const seen = idsOf(estate.members);
     await this.scopeMembers.record(estate.scope, seen, observedAt);
     if (estate.processes) await this.subRecords.retireProcesses(idsOf(estate.processes.assets), estate.processes.connector, new Date(observedAt));
+    if (estate.services) await this.subRecords.retireServices(idsOf(estate.services.assets), estate.services.connector, new Date(observedAt));
     if (!estate.retire) return;
     const unseen = await this.scopeMembers.unseen(estate.scope, observedAt);
     await this.graph.retireRelationships([...seen, ...unseen], estate.retire.relationshipTypes, source, observedAt);

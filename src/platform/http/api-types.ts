@@ -587,9 +587,9 @@ export interface paths {
   "/api/v1/discovery/pins/accept": {
     /**
      * Accept the SSH host key or TLS certificate a host presented instead of its pin
-     * @description SSH host keys and TLS certificates (VCENTER) are pinned per address and port at first
+     * @description SSH host keys and TLS certificates (VCENTER, KUBERNETES) are pinned per address and port at first
      * contact. A host that presents another one is refused before any credential is sent
-     * (HOST_KEY_CHANGED, CERTIFICATE_CHANGED; the error names the new fingerprint), and the new one
+     * (HOST_KEY_CHANGED, CERTIFICATE_CHANGED, KUBERNETES_CERTIFICATE_CHANGED; the error names the new fingerprint), and the new one
      * is kept as presented. Once its owner confirms the change, this makes that one the pin: the
      * fingerprint must be the one presented last (409 otherwise, or when the host presented none;
      * 404 when nothing is pinned there). Audited.
@@ -730,7 +730,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -740,7 +740,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "LDAP_CERTIFICATE_UNTRUSTED" | "LDAP_CERTIFICATE_CHANGED" | "LDAP_TLS_FAILED" | "LDAP_SEARCH_FAILED" | "LDAP_SIZE_LIMIT";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "KUBERNETES_UNAUTHORIZED" | "LDAP_CERTIFICATE_UNTRUSTED" | "KUBERNETES_FORBIDDEN" | "LDAP_CERTIFICATE_CHANGED" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "LDAP_TLS_FAILED" | "KUBERNETES_CERTIFICATE_CHANGED" | "LDAP_SEARCH_FAILED" | "NOT_KUBERNETES" | "LDAP_SIZE_LIMIT" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -825,8 +825,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP and LDAP are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP and KUBERNETES are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -850,7 +850,7 @@ export interface components {
     };
     PinAcceptance: {
       /**
-       * @description SSH_HOST_KEY (SSH, LIBVIRT, CONTAINERS) or TLS_CERTIFICATE (VCENTER).
+       * @description SSH_HOST_KEY (SSH, LIBVIRT, CONTAINERS) or TLS_CERTIFICATE (VCENTER, KUBERNETES).
        * @enum {string}
        */
       kind: "SSH_HOST_KEY" | "TLS_CERTIFICATE";
@@ -909,7 +909,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -964,7 +964,7 @@ export interface components {
           meaning: string;
         }[];
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636, KUBERNETES 6443). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -997,6 +997,11 @@ export interface components {
        * @example 636
        */
       LDAP?: number;
+      /**
+       * @description The HTTPS port of the Kubernetes API server (6443; 443 on most managed clusters).
+       * @example 6443
+       */
+      KUBERNETES?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -1077,14 +1082,26 @@ export interface components {
          */
         timeoutMs?: number;
       };
+      KUBERNETES?: {
+        /**
+         * @description Objects asked for per list request (limit); 500 if left out.
+         * @example 500
+         */
+        pageSize?: number;
+        /**
+         * @description Objects read at most per list (nodes, pods, namespaces, services, ingresses); 100,000 if left out. A longer list is read in part (KUBERNETES_LIST_TRUNCATED), and the scan retires nothing.
+         * @example 100000
+         */
+        maxObjects?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP and LDAP are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP and KUBERNETES are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1133,7 +1150,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -1162,6 +1179,8 @@ export interface components {
         DHCP: number;
         /** @example 636 */
         LDAP: number;
+        /** @example 6443 */
+        KUBERNETES: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -2108,7 +2127,7 @@ export interface components {
         }[];
     };
     /** @enum {string} */
-    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND";
+    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND" | "KUBERNETES_TOKEN";
     /**
      * @description Non-secret fields of the kind (an unknown field is a 400):
      *
@@ -2123,6 +2142,7 @@ export interface components {
      * | CLOUD_ACCESS_KEY | provider (AWS, AZURE, GCP, OCI, OTHER), accessKeyId, region, tenantId | secretAccessKey |
      * | DNS_TSIG (a TSIG key for DNS zone transfers) | keyName, algorithm (hmac-sha256) | secret (base64) |
      * | LDAP_BIND (a directory account for a simple bind) | bindDn (a DN or a user principal, user@domain), baseDn (the computers are read under it) | password |
+     * | KUBERNETES_TOKEN (a Kubernetes API server) | apiServerUrl (https; its path prefixes the API), caCertificate (the cluster's CA, PEM), certificateSha256 (the API server certificate's fingerprint); with neither, the certificate is pinned at first contact | token (a bearer token) |
      */
     CredentialSettings: {
       /** @example inventory */
@@ -2156,6 +2176,16 @@ export interface components {
       bindDn?: string;
       /** @example dc=example,dc=com */
       baseDn?: string;
+      /** @example https://k8s.example.com:6443 */
+      apiServerUrl?: string;
+      /**
+       * @example -----BEGIN CERTIFICATE-----
+       * MIIDBTCCAe2gAwIBAgII...
+       * -----END CERTIFICATE-----
+       */
+      caCertificate?: string;
+      /** @example AB:12:... */
+      certificateSha256?: string;
       [key: string]: unknown;
     };
     /** @description Secret fields of the kind (see CredentialSettings). Write-only; never returned. In an update, null removes an optional secret. */
@@ -5824,9 +5854,9 @@ export interface operations {
   };
   /**
    * Accept the SSH host key or TLS certificate a host presented instead of its pin
-   * @description SSH host keys and TLS certificates (VCENTER) are pinned per address and port at first
+   * @description SSH host keys and TLS certificates (VCENTER, KUBERNETES) are pinned per address and port at first
    * contact. A host that presents another one is refused before any credential is sent
-   * (HOST_KEY_CHANGED, CERTIFICATE_CHANGED; the error names the new fingerprint), and the new one
+   * (HOST_KEY_CHANGED, CERTIFICATE_CHANGED, KUBERNETES_CERTIFICATE_CHANGED; the error names the new fingerprint), and the new one
    * is kept as presented. Once its owner confirms the change, this makes that one the pin: the
    * fingerprint must be the one presented last (409 otherwise, or when the host presented none;
    * 404 when nothing is pinned there). Audited.
@@ -5943,7 +5973,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

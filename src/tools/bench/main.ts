@@ -7,6 +7,8 @@
 //   discovery: the whole service against the lab network (needs root), and the load of one busy
 //              host beside its raw writes.
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
+//   kubernetes: the Kubernetes API server double with 5,000 pods on 50 nodes inventoried (time,
+//              API requests), beside a bare client's read of the same pages.
 //   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
 //              answer, and inventoried by the whole service (needs root).
 //   ldap:      a directory of 10,000 computers read from the lab's OpenLDAP (time, pages), beside a
@@ -22,6 +24,7 @@ import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
+import { kubernetesBench } from './kubernetes.js';
 import { ldapBench } from './ldap.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
@@ -37,6 +40,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   'graph-query': ({ quick, dataDir }) => graphQueryBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
+  kubernetes: () => kubernetesBench(),
   dhcp: () => dhcpBench(),
   ldap: () => ldapBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),

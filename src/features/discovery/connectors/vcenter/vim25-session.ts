@@ -9,6 +9,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { boundedRequest, isBoundedFailure } from '../../../../platform/http/bounded-request.js';
 import type { Pins } from '../../host-state-store.js';
 import { networkErrorCode } from '../../shared-scan-errors.js';
+import { HandshakeFailure, presentedCertificate } from '../tls-peer.js';
 import type { VcenterErrorCode } from './vcenter-errors.js';
 
 export interface Vim25Options {
@@ -90,33 +91,13 @@ export class Vim25Session {
   /** Checks the server certificate (trust, host name, pin) before anything is sent. */
   async verify(): Promise<void> {
     const { host, port, verifyCertificate, caCertificate, connectTimeoutMs } = this.options;
-    const seen = await new Promise<{ certificate: tls.PeerCertificate; authorized: boolean; reason?: string }>((resolve, reject) => {
-      const socket = tls.connect({
-        host, port, rejectUnauthorized: false, timeout: connectTimeoutMs,
-        ...(caCertificate ? { ca: [...tls.rootCertificates, caCertificate] } : {}),
-        ...(net.isIP(host) ? {} : { servername: host }),
-      });
-      socket.once('secureConnect', () => {
-        const certificate = socket.getPeerCertificate();
-        const identity = socket.authorized ? tls.checkServerIdentity(host, certificate) : undefined;
-        resolve({ certificate, authorized: socket.authorized && !identity, reason: identity?.message ?? (socket.authorizationError ? String(socket.authorizationError) : undefined) });
-        socket.end();
-      });
-      socket.once('timeout', () => {
-        socket.destroy();
-        reject(new Vim25Failure('CONNECTION_TIMEOUT', `${host}:${port} did not complete the TLS handshake within ${connectTimeoutMs} ms.`));
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => {
-        const code = networkErrorCode(error.code);
-        reject(new Vim25Failure(code ?? 'VCENTER_PROTOCOL_ERROR', code ? `${host}:${port}: ${error.code}.` : `The TLS handshake with ${host}:${port} failed: ${error.message.split('\n')[0]?.slice(0, 200)}`));
-      });
+    const seen = await presentedCertificate(host, port, connectTimeoutMs, caCertificate ? [...tls.rootCertificates, caCertificate] : undefined).catch((error: unknown) => {
+      throw error instanceof HandshakeFailure ? new Vim25Failure(error.code ?? 'VCENTER_PROTOCOL_ERROR', error.message) : error;
     });
-    const fingerprint = seen.certificate.fingerprint256;
-    if (!fingerprint) throw new Vim25Failure('VCENTER_PROTOCOL_ERROR', `${host}:${port} presented no certificate.`);
+    const { fingerprint, subject } = seen;
     if (verifyCertificate && !seen.authorized) {
       throw new Vim25Failure('CERTIFICATE_UNTRUSTED', `The certificate of ${host}:${port} (${fingerprint}) is not trusted: ${seen.reason ?? 'unknown reason'}. Add its authority as the target's VCENTER caCertificate, or set verifyCertificate to false.`);
     }
-    const subject = Object.entries(seen.certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
     const pinned = await this.pins.pinOrCompare('TLS_CERTIFICATE', host, port, { fingerprint, detail: subject });
     if (pinned) {
       throw new Vim25Failure('CERTIFICATE_CHANGED', `The certificate of ${host}:${port} is now ${fingerprint}, not the one pinned at first contact (${pinned.fingerprint}); not logged in. If the server's certificate was replaced, accept the new one (POST /api/v1/discovery/pins/accept).`);
