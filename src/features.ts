@@ -23,6 +23,7 @@ import { maintenanceFeature } from './features/maintenance/maintenance-feature.j
 import { metricsFeature } from './features/metrics/metrics-feature.js';
 import { relationshipsFeature } from './features/relationships/relationships-feature.js';
 import { schemaFeature } from './features/schema/schema-feature.js';
+import { searchFeature } from './features/search/search-feature.js';
 import { topologyFeature } from './features/topology/topology-feature.js';
 import { viewsFeature } from './features/views/views-feature.js';
 
@@ -47,4 +48,5 @@ export const FEATURES = [
   flowsFeature,
   graphQueryFeature,
   viewsFeature,
+  searchFeature,
 ] as const;

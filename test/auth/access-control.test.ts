@@ -44,6 +44,7 @@ const RULES: Record<string, Rule> = {
   deleteCredential: DISCOVERY,
   listAssets: 'SIGNED_IN',
   listAssetValues: 'SIGNED_IN',
+  searchInventory: 'SIGNED_IN',
   getAsset: 'SIGNED_IN',
   listAssetRelationships: 'SIGNED_IN',
   getAssetProvenance: 'SIGNED_IN',

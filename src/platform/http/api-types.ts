@@ -263,6 +263,13 @@ export interface paths {
      */
     get: operations["listAssetValues"];
   };
+  "/api/v1/search": {
+    /**
+     * One search across assets, packages, processes, services and interfaces
+     * @description What a text finds across the inventory, grouped by type with a count per group: assets of the graph whose display name, host name or FQDN holds it (case-insensitive), whose serial number starts with it (upper-cased), or that hold it whole as an IP address, a MAC (any spelling) or a serial number; and, from three characters, the packages, processes, services and interfaces whose name or what the list's q searches in them (publisher, command line, display name, MAC) holds it. Graph types come first, most matches first; then the sub-record kinds in the order of the listing. Each group gives its first `limit` hits, those whose name starts with the text first, then by name. A group is counted up to 1000 matches (per part of the graph search): `capped` says its total is a floor. A set of groups, not a page.
+     */
+    get: operations["searchInventory"];
+  };
   "/api/v1/assets/{assetId}": {
     /**
      * One asset
@@ -1157,6 +1164,42 @@ export interface components {
     AssetStatus: "ACTIVE" | "STALE" | "INACTIVE" | "DECOMMISSIONED";
     /** @enum {string} */
     RelationshipType: "RUNS_ON" | "HOSTS_VM" | "HOSTS_CONTAINER" | "MANAGED_BY" | "CONTAINS" | "USES_DATASTORE" | "HAS_INTERFACE" | "COMMUNICATES_WITH";
+    SearchGroup: {
+      /** @example SOFTWARE_PACKAGE */
+      assetType: string;
+      /** @example Software package */
+      assetTypeLabel: string;
+      /**
+       * @description The matches of the group (a floor when capped).
+       * @example 42
+       */
+      total: number;
+      /** @description true when counting stopped at its cap and more may match. */
+      capped: boolean;
+      hits: ({
+          /**
+           * @description The asset id (GET /assets/{assetId}), a sub-record row's included.
+           * @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01
+           */
+          id: string;
+          /** @example openssl */
+          displayName: string;
+          /** @example SOFTWARE_PACKAGE */
+          assetType: string;
+          /**
+           * @description What tells the hit apart: the address, MAC or serial number it was found by, else an asset's first address, FQDN or host name; a package's version, a process's command line, a service's display name, an interface's MAC.
+           * @example 3.0.15-1~deb12u1
+           */
+          detail: string | null;
+          /** @description The host of a sub-record row; null for an asset of the graph. */
+          host: {
+            /** @example 0b7e4f1c-9a55-4a0e-a7a4-3d1c2f6e8b90 */
+            id: string;
+            /** @example web-paris-01 */
+            displayName: string;
+          } | null;
+        })[];
+    };
     ParentReference: {
       /** @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01 */
       id: string;
@@ -4307,6 +4350,46 @@ export interface operations {
         };
       };
       304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * One search across assets, packages, processes, services and interfaces
+   * @description What a text finds across the inventory, grouped by type with a count per group: assets of the graph whose display name, host name or FQDN holds it (case-insensitive), whose serial number starts with it (upper-cased), or that hold it whole as an IP address, a MAC (any spelling) or a serial number; and, from three characters, the packages, processes, services and interfaces whose name or what the list's q searches in them (publisher, command line, display name, MAC) holds it. Graph types come first, most matches first; then the sub-record kinds in the order of the listing. Each group gives its first `limit` hits, those whose name starts with the text first, then by name. A group is counted up to 1000 matches (per part of the graph search): `capped` says its total is a floor. A set of groups, not a page.
+   */
+  searchInventory: {
+    parameters: {
+      query: {
+        /**
+         * @description The text (2 to 200 characters, two of them not spaces; surrounding spaces ignored).
+         * @example openssl
+         */
+        q: string;
+        /**
+         * @description The most hits per group (values above 20 are lowered to 20).
+         * @example 5
+         */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description The groups with their hits. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["SearchGroup"][];
+            /** @example openssl */
+            q: string;
+            /**
+             * @description The limit applied.
+             * @example 5
+             */
+            limit: number;
+          };
+        };
+      };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       503: components["responses"]["ServiceUnavailable"];
