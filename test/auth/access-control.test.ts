@@ -78,6 +78,7 @@ const RULES: Record<string, Rule> = {
   getFlowTopTalkers: 'SIGNED_IN',
   getFlowConversations: 'SIGNED_IN',
   listFlowExporters: 'SIGNED_IN',
+  getFlowExporterSeries: 'SIGNED_IN',
   listSavedViews: 'SIGNED_IN',
   createSavedView: 'SIGNED_IN',
   getSavedView: 'SIGNED_IN',

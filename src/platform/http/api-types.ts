@@ -354,6 +354,13 @@ export interface paths {
      */
     get: operations["getFlowConversations"];
   };
+  "/api/v1/flow/series": {
+    /**
+     * Each exporter's traffic over time
+     * @description A time series per exporter over the window [from, to): in each step, what the flows it exported moved (their sources' sends from the endpoint rollups, so each flow once; bytes and packets are estimates when sampled). The `limit` exporters with the most of `metric` over the window have a series each, busiest first; the others are summed into one last series (`other: true`, exporter null). Steps are aligned to whole steps counted from 2000-01-01T00:00:00Z; a step without traffic is left out of `points`. Without `step`, the shortest step that gives at most 120 steps over the window; the window is read from the coarsest rollups whose buckets fit in the step (`rollups`), so a 1-minute step reads the 1-minute rollup, kept 14 days by default. At most 1440 steps. A capped set: links carry only `first`.
+     */
+    get: operations["getFlowExporterSeries"];
+  };
   "/api/v1/flow/exporters": {
     /**
      * The flow exporters, most recently heard first
@@ -4884,6 +4891,101 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["FlowRankedSet"] & {
             data: components["schemas"]["FlowConversation"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * Each exporter's traffic over time
+   * @description A time series per exporter over the window [from, to): in each step, what the flows it exported moved (their sources' sends from the endpoint rollups, so each flow once; bytes and packets are estimates when sampled). The `limit` exporters with the most of `metric` over the window have a series each, busiest first; the others are summed into one last series (`other: true`, exporter null). Steps are aligned to whole steps counted from 2000-01-01T00:00:00Z; a step without traffic is left out of `points`. Without `step`, the shortest step that gives at most 120 steps over the window; the window is read from the coarsest rollups whose buckets fit in the step (`rollups`), so a 1-minute step reads the 1-minute rollup, kept 14 days by default. At most 1440 steps. A capped set: links carry only `first`.
+   */
+  getFlowExporterSeries: {
+    parameters: {
+      query?: {
+        from?: components["parameters"]["FlowFrom"];
+        to?: components["parameters"]["FlowTo"];
+        metric?: components["parameters"]["FlowMetric"];
+        limit?: components["parameters"]["FlowLimit"];
+        exporter?: components["parameters"]["FlowExporter"];
+        /**
+         * @description The length of a step, as an ISO 8601 duration.
+         * @example PT5M
+         */
+        step?: "PT1M" | "PT5M" | "PT15M" | "PT1H" | "PT3H" | "PT6H" | "P1D";
+      };
+    };
+    responses: {
+      /** @description The series. */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The window read, [from, to), widened to whole minutes. */
+            window: {
+              /**
+               * Format: date-time
+               * @example 2026-11-25T08:00:00.000Z
+               */
+              from: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:00:00.000Z
+               */
+              to: string;
+            };
+            /**
+             * @example PT1M
+             * @enum {string}
+             */
+            step: "PT1M" | "PT5M" | "PT15M" | "PT1H" | "PT3H" | "PT6H" | "P1D";
+            /** @description The rollup tables the window was read from. */
+            rollups: ("flow_endpoint_1h" | "flow_endpoint_5m" | "flow_endpoint_1m")[];
+            /** @enum {string} */
+            metric: "bytes" | "packets" | "flows";
+            /**
+             * @description The limit applied.
+             * @example 10
+             */
+            limit: number;
+            /** @description true when more exporters sent than limit: the last series then sums them (other: true). */
+            capped: boolean;
+            data: ({
+                /**
+                 * @description The exporter's address; null on the "other" series.
+                 * @example 10.20.0.1
+                 */
+                exporter: string | null;
+                /** @description true on the series that sums the exporters beyond limit. */
+                other: boolean;
+                total: components["schemas"]["FlowTotals"];
+                /** @description The steps with traffic, in time order. */
+                points: {
+                    /**
+                     * Format: date-time
+                     * @description The start of the step.
+                     * @example 2026-11-25T08:05:00.000Z
+                     */
+                    at: string;
+                    /** @example 1843200 */
+                    bytes: number;
+                    /** @example 1420 */
+                    packets: number;
+                    /** @example 37 */
+                    flows: number;
+                  }[];
+              })[];
+            links: {
+              /**
+               * Format: uri
+               * @description The request as sent (a capped set has no other page).
+               * @example https://inventory.example.com/api/v1/flow/series?step=PT5M
+               */
+              first: string;
+            };
           };
         };
       };
