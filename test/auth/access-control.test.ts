@@ -36,6 +36,7 @@ const RULES: Record<string, Rule> = {
   createIntegrationKey: ADMIN,
   revokeIntegrationKey: ADMIN,
   listAuditEvents: ADMIN,
+  listAuditActions: ADMIN,
   listCredentialKinds: DISCOVERY,
   listCredentials: DISCOVERY,
   createCredential: DISCOVERY,

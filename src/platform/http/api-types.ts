@@ -196,9 +196,16 @@ export interface paths {
   "/api/v1/audit-events": {
     /**
      * The audit trail, newest first
-     * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor or target.
+     * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor, target, time and text. Each event names its target as its row names it now (a user, token, credential, target or run), else as its details recorded it.
      */
     get: operations["listAuditEvents"];
+  };
+  "/api/v1/audit-events/actions": {
+    /**
+     * The actions the audit trail holds
+     * @description Every action that some event of the audit trail records, in alphabetical order, at most 500 (capped says more were left out): the choices of a pick list for GET /api/v1/audit-events?action=. A capped set, not a page.
+     */
+    get: operations["listAuditActions"];
   };
   "/api/v1/credentials": {
     /**
@@ -2089,6 +2096,11 @@ export interface components {
       targetKind: string | null;
       /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
       targetId: string | null;
+      /**
+       * @description The target's name now (its row), else as the event's details recorded it; null when neither says.
+       * @example ops target
+       */
+      targetName: string | null;
       /** @example 192.0.2.10 */
       sourceIp: string | null;
       /** @description Non-secret particulars. */
@@ -4028,7 +4040,7 @@ export interface operations {
   };
   /**
    * The audit trail, newest first
-   * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor or target.
+   * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor, target, time and text. Each event names its target as its row names it now (a user, token, credential, target or run), else as its details recorded it.
    */
   listAuditEvents: {
     parameters: {
@@ -4044,6 +4056,21 @@ export interface operations {
         actorId?: string;
         /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId?: string;
+        /**
+         * @description Only events at or after this time (ISO 8601).
+         * @example 2026-11-20T00:00:00Z
+         */
+        from?: string;
+        /**
+         * @description Only events before this time (ISO 8601).
+         * @example 2026-11-21T00:00:00Z
+         */
+        to?: string;
+        /**
+         * @description Only events whose action, actor name, target id or details hold this text (case-insensitive; from three characters an index finds them).
+         * @example ops-target
+         */
+        q?: string;
       };
     };
     responses: {
@@ -4057,6 +4084,27 @@ export interface operations {
       };
       304: components["responses"]["NotModified"];
       400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /**
+   * The actions the audit trail holds
+   * @description Every action that some event of the audit trail records, in alphabetical order, at most 500 (capped says more were left out): the choices of a pick list for GET /api/v1/audit-events?action=. A capped set, not a page.
+   */
+  listAuditActions: {
+    responses: {
+      /** @description The actions. */
+      200: {
+        content: {
+          "application/json": {
+            data: string[];
+            /** @description true when the trail holds more actions than listed. */
+            capped: boolean;
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
     };
