@@ -43,6 +43,7 @@ const RULES: Record<string, Rule> = {
   getCredential: DISCOVERY,
   updateCredential: DISCOVERY,
   deleteCredential: DISCOVERY,
+  listCredentialTargets: DISCOVERY,
   listAssets: 'SIGNED_IN',
   listAssetValues: 'SIGNED_IN',
   searchInventory: 'SIGNED_IN',

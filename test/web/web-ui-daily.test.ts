@@ -7,14 +7,14 @@ import { demoEstate } from '../../src/tools/demo-estate.js';
 import { datagrams } from '../flows/fixtures.js';
 import { sendDatagrams, udpSender } from '../flows/flow-senders.js';
 import { eventually } from '../support/eventually.js';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, type Principals } from '../support/principals.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
 
 // Two exporters: softflowd's plain NetFlow v5 export and its 1-in-4 sampled v9 one (test/fixtures/flows).
 const EXPORTERS = [['127.0.0.1', 'softflowd-v5'], ['127.0.0.2', 'softflowd-v9-sampled']] as const;
 
-describe('the web UI\'s search, flows and audit trail', () => {
+describe('the web UI\'s search, flows, audit trail and credentials\' use', () => {
   let service: TestService;
   let p: Principals;
   let browser: Browser;
@@ -168,6 +168,22 @@ describe('the web UI\'s search, flows and audit trail', () => {
     await trail.getByRole('button', { name: 'Filter' }).click();
     const all = (await p.adminSession.get('/api/v1/audit-events?size=1')).body.total as number;
     await trail.getByRole('table', { name: `${all} events` }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('shows where a credential is used: the targets that name it, each a link to its runs', async () => {
+    const credential = (await p.discoveryAdminSession.post('/api/v1/credentials', { name: 'named community', kind: 'SNMP_V2C', matchPatterns: ['10.9.0.0/24'], settings: {}, secrets: { community: 'c0mmunity' } })).body.data.id as string;
+    const target = (await p.discoveryAdminSession.post('/api/v1/discovery/targets', { name: 'snmp target', addresses: ['127.0.0.1'], methods: ['SNMP'], credentialIds: [credential] })).body.data.id as string;
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);
+    await page.goto(`${service.url}/credentials`);
+    const row = page.getByRole('row', { name: /^named community/ });
+    await row.getByText('Targets', { exact: true }).click();
+    const link = row.getByRole('link', { name: 'snmp target' });
+    await link.waitFor();
+    await expectAccessible(page);
+    await link.click();
+    await page.waitForURL(`${service.url}/discovery?target=${target}`);
     expect(errors).toEqual([]);
   });
 });

@@ -28,3 +28,4 @@ export type FlowSeries = operations['getFlowExporterSeries']['responses'][200]['
 export type FlowTalker = Schemas['FlowTalker'];
 export type FlowConversation = Schemas['FlowConversation'];
 export type FlowExporter = Schemas['FlowExporter'];
+export type CredentialUse = operations['listCredentialTargets']['responses'][200]['content']['application/json']['data'][number];

@@ -249,6 +249,19 @@ export interface paths {
       };
     };
   };
+  "/api/v1/credentials/{credentialId}/targets": {
+    /**
+     * Where a credential is used
+     * @description The discovery targets that name the credential (offer it besides the credentials whose match patterns cover an address), by name. A credential matched by its patterns alone is offered wherever they cover an address; these are the targets that name it.
+     */
+    get: operations["listCredentialTargets"];
+    parameters: {
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+  };
   "/api/v1/assets": {
     /**
      * A page of assets
@@ -4252,6 +4265,43 @@ export interface operations {
       204: {
         content: never;
       };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Where a credential is used
+   * @description The discovery targets that name the credential (offer it besides the credentials whose match patterns cover an address), by name. A credential matched by its patterns alone is offered wherever they cover an address; these are the targets that name it.
+   */
+  listCredentialTargets: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+      };
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+    responses: {
+      /** @description A page of targets. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PageEnvelope"] & {
+            data: {
+                /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
+                id: string;
+                /** @example paris-servers */
+                name: string;
+                enabled: boolean;
+              }[];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];

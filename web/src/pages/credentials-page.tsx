@@ -1,13 +1,14 @@
-// Credentials of discovery: list, create and edit. Secret fields can be replaced but are never
+// Credentials of discovery: list, create and edit, and the targets that name each. Secret fields can be replaced but are never
 // shown: the service never returns them, and the form forgets what was typed once it is saved.
 // The kinds, their settings fields and their secret fields come from GET /credential-kinds, so that
 // a new kind shows here without a change to this page.
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, ApiError, type Page } from '../api';
 import { SchemaFields, schemaProperties, type FieldValue } from '../components/schema-fields';
 import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Credential, CredentialKind } from '../types';
+import type { Credential, CredentialKind, CredentialUse } from '../types';
 
 function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]; credential?: Credential; onDone: () => void }) {
   const [kind, setKind] = useState(credential?.kind ?? kinds[0]?.kind);
@@ -84,6 +85,36 @@ function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]
   );
 }
 
+/** The targets that name a credential (GET /credentials/{id}/targets), read when the list is opened. */
+function UsedBy({ credential }: { credential: Credential }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>Targets</summary>
+      {open && <UsedByTargets id={credential.id} />}
+    </details>
+  );
+}
+
+function UsedByTargets({ id }: { id: string }) {
+  const targets = useLoad(() => api<Page<CredentialUse>>(`credentials/${id}/targets?size=100`), [id]);
+  return (
+    <States loaded={targets} empty={(p) => p.data.length === 0}>
+      {(p) => (
+        <ul className="plain">
+          {p.data.map((t) => (
+            <li key={t.id}>
+              <Link to={`/discovery?target=${t.id}`}>{t.name}</Link>
+              {!t.enabled && <span className="muted"> (disabled)</span>}
+            </li>
+          ))}
+          {p.total > p.data.length && <li className="muted">and {p.total - p.data.length} more</li>}
+        </ul>
+      )}
+    </States>
+  );
+}
+
 export function CredentialsPage() {
   usePageTitle('Credentials');
   const { has } = useSession();
@@ -96,6 +127,7 @@ export function CredentialsPage() {
     { key: 'kind', label: 'Kind', render: (c) => c.kind },
     { key: 'patterns', label: 'Match patterns', render: (c) => `${c.matchPatterns.join(', ') || '—'}${c.allowBroadMatch ? ' (broad allowed)' : ''}` },
     { key: 'secrets', label: 'Secrets set', render: (c) => (c.secretFields ?? []).join(', ') || '—' },
+    { key: 'used', label: 'Named by', render: (c) => <UsedBy credential={c} /> },
     { key: 'updated', label: 'Updated', render: (c) => when(c.updatedAt) },
     {
       key: 'actions',
