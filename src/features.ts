@@ -9,6 +9,7 @@ import { alertsFeature } from './features/alerts/alerts-feature.js';
 import { assetsFeature } from './features/assets/assets-feature.js';
 import { authFeature } from './features/auth/auth-feature.js';
 import { changesFeature } from './features/changes/changes-feature.js';
+import { credentialCheckFeature } from './features/credential-check/credential-check-feature.js';
 import { credentialsFeature } from './features/credentials/credentials-feature.js';
 import { diagnosisFeature } from './features/diagnosis/diagnosis-feature.js';
 import { discoveryFeature } from './features/discovery/discovery-feature.js';
@@ -49,4 +50,5 @@ export const FEATURES = [
   graphQueryFeature,
   viewsFeature,
   searchFeature,
+  credentialCheckFeature,
 ] as const;

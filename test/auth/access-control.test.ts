@@ -44,6 +44,7 @@ const RULES: Record<string, Rule> = {
   updateCredential: DISCOVERY,
   deleteCredential: DISCOVERY,
   listCredentialTargets: DISCOVERY,
+  testCredential: DISCOVERY,
   listAssets: 'SIGNED_IN',
   listAssetValues: 'SIGNED_IN',
   searchInventory: 'SIGNED_IN',

@@ -7,6 +7,7 @@ import { demoEstate } from '../../src/tools/demo-estate.js';
 import { datagrams } from '../flows/fixtures.js';
 import { sendDatagrams, udpSender } from '../flows/flow-senders.js';
 import { eventually } from '../support/eventually.js';
+import { startSnmpAgent } from '../support/snmp-agent.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
@@ -14,14 +15,14 @@ import { expectAccessible, launch, openPage, screenshot, signIn } from './browse
 // Two exporters: softflowd's plain NetFlow v5 export and its 1-in-4 sampled v9 one (test/fixtures/flows).
 const EXPORTERS = [['127.0.0.1', 'softflowd-v5'], ['127.0.0.2', 'softflowd-v9-sampled']] as const;
 
-describe('the web UI\'s search, flows, audit trail and credentials\' use', () => {
+describe('the web UI\'s search, flows, audit trail and credentials\' use and try', () => {
   let service: TestService;
   let p: Principals;
   let browser: Browser;
 
   beforeAll(async () => {
     // The fixtures are dated when they were captured (2026-11-25): a long raw retention keeps them.
-    service = await startTestService({ adminPassword: ADMIN_PASSWORD, flowsRetentionRawDays: 3650, flowsFlushMs: 50 });
+    service = await startTestService({ adminPassword: ADMIN_PASSWORD, flowsRetentionRawDays: 3650, flowsFlushMs: 50, discoverySnmpTimeoutMs: 300 });
     p = await createPrincipals(service.url);
     for (const bundle of demoEstate(50)) expect((await p.integrationKey.post('/api/v1/import', bundle)).status).toBe(200);
     const port = service.running.container.flowCollector.ports!.netflowPort;
@@ -47,6 +48,9 @@ describe('the web UI\'s search, flows, audit trail and credentials\' use', () =>
   it('searches everything from the header: "/" focuses it, hits grouped by type with counts, arrows and Enter open one, Escape closes', async () => {
     const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
     await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    // A short page under the list, for the screenshot.
+    await page.goto(`${service.url}/profile`);
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor();
     await page.keyboard.press('/');
     expect(await box(page).evaluate((input) => input === document.activeElement)).toBe(true);
     await page.keyboard.type('openssl');
@@ -185,5 +189,32 @@ describe('the web UI\'s search, flows, audit trail and credentials\' use', () =>
     await link.click();
     await page.waitForURL(`${service.url}/discovery?target=${target}`);
     expect(errors).toEqual([]);
+  });
+
+  it('tries a credential at one address and shows whether it worked, with the error code when it did not', async () => {
+    const agent = await startSnmpAgent({ profile: 'host', community: 'tried-COMMUNITY' });
+    try {
+      for (const [name, community] of [['taken community', 'tried-COMMUNITY'], ['ignored community', 'not-the-COMMUNITY']]) {
+        await p.discoveryAdminSession.post('/api/v1/credentials', { name, kind: 'SNMP_V2C', matchPatterns: ['10.9.0.0/24'], settings: {}, secrets: { community } });
+      }
+      const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+      await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);
+      await page.goto(`${service.url}/credentials`);
+      for (const [name, outcome, shown] of [['taken community', 'SUCCEEDED', /^Worked SNMP at 127\.0\.0\.1:\d+$/], ['ignored community', 'FAILED', /^Failed SNMP at 127\.0\.0\.1:\d+ · SNMP_NO_ANSWER /]] as const) {
+        const row = page.getByRole('row', { name: new RegExp(`^${name}`) });
+        await row.getByText('Test', { exact: true }).click();
+        await row.getByLabel('Address').fill('127.0.0.1');
+        await row.getByLabel('Port').fill(String(agent.port));
+        await row.getByRole('button', { name: `Test ${name}` }).click();
+        const status = row.locator(`[role=status][data-outcome=${outcome}]`);
+        await status.waitFor();
+        expect(await status.textContent()).toMatch(shown);
+      }
+      await expectAccessible(page);
+      expect(await page.content()).not.toContain('tried-COMMUNITY');
+      expect(errors).toEqual([]);
+    } finally {
+      await agent.stop();
+    }
   });
 });

@@ -29,3 +29,4 @@ export type FlowTalker = Schemas['FlowTalker'];
 export type FlowConversation = Schemas['FlowConversation'];
 export type FlowExporter = Schemas['FlowExporter'];
 export type CredentialUse = operations['listCredentialTargets']['responses'][200]['content']['application/json']['data'][number];
+export type CredentialTestOutcome = operations['testCredential']['responses'][200]['content']['application/json']['data'];

@@ -262,6 +262,19 @@ export interface paths {
       };
     };
   };
+  "/api/v1/credentials/{credentialId}/test": {
+    /**
+     * Test a credential against one address
+     * @description Runs the discovery method of the credential's kind (SSH for SSH_PASSWORD and SSH_KEY, SNMP for SNMP_V2C and SNMP_V3, ...) once at one address, as a scan would, with this credential offered alone, at the method's default port unless `port` is given, within service.discovery.host-timeout-ms. Answers whether the credential worked and the error codes of the attempt (the scan error codes of docs/discovery.md), never what was read and never the secret. Nothing is written to the inventory; the attempt is audited (credential.test). A method that needs a target's settings (VCENTER, ...) is refused: test it from a target.
+     */
+    post: operations["testCredential"];
+    parameters: {
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+  };
   "/api/v1/assets": {
     /**
      * A page of assets
@@ -4302,6 +4315,69 @@ export interface operations {
         };
       };
       304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Test a credential against one address
+   * @description Runs the discovery method of the credential's kind (SSH for SSH_PASSWORD and SSH_KEY, SNMP for SNMP_V2C and SNMP_V3, ...) once at one address, as a scan would, with this credential offered alone, at the method's default port unless `port` is given, within service.discovery.host-timeout-ms. Answers whether the credential worked and the error codes of the attempt (the scan error codes of docs/discovery.md), never what was read and never the secret. Nothing is written to the inventory; the attempt is audited (credential.test). A method that needs a target's settings (VCENTER, ...) is refused: test it from a target.
+   */
+  testCredential: {
+    parameters: {
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description One IPv4 or IPv6 address.
+           * @example 10.20.1.15
+           */
+          address: string;
+          /**
+           * @description The port to try (default the method's own).
+           * @example 161
+           */
+          port?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The outcome. */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** @example SNMP */
+              method: string;
+              /** @example 10.20.1.15 */
+              address: string;
+              /** @example 161 */
+              port: number;
+              /**
+               * @description SUCCEEDED when the credential worked at the address.
+               * @enum {string}
+               */
+              outcome: "SUCCEEDED" | "FAILED";
+              /** @description What went wrong, as a scan records it (a SUCCEEDED attempt may list parts it could not read). */
+              errors: {
+                  /** @example collect */
+                  stage: string;
+                  /** @example SNMP_TIMEOUT */
+                  code: string;
+                  /** @example no answer from 10.20.1.15:161 */
+                  message: string;
+                }[];
+            };
+          };
+        };
+      };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
