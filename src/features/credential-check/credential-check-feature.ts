@@ -4,13 +4,13 @@ import { defineFeature } from '../../platform/feature.js';
 import type { Platform } from '../../platform/platform.js';
 import type { AuditLog } from '../auth/audit-log.js';
 import type { CredentialService } from '../credentials/credential-service.js';
-import type { HostStateStore } from '../discovery/host-state-store.js';
+import type { ConnectorEnvironment } from '../discovery/connectors/connector.js';
 import { CredentialCheck } from './credential-check.js';
 import { credentialCheckRouter } from './credential-check-router.js';
 
 export const credentialCheckFeature = defineFeature({
   name: 'credential-check',
-  build: ({ config, credentials, hostState, audit }: Pick<Platform, 'config'> & { credentials: CredentialService; hostState: HostStateStore; audit: AuditLog }) => ({
+  build: ({ config, credentials, hostState, audit }: Pick<Platform, 'config'> & { credentials: CredentialService; hostState: ConnectorEnvironment['hostState']; audit: AuditLog }) => ({
     credentialCheck: new CredentialCheck(credentials, { config, hostState }, audit),
   }),
   routes: ({ credentialCheck }) => [credentialCheckRouter(credentialCheck)],
