@@ -9,6 +9,7 @@ import { alertsFeature } from './features/alerts/alerts-feature.js';
 import { assetsFeature } from './features/assets/assets-feature.js';
 import { authFeature } from './features/auth/auth-feature.js';
 import { changesFeature } from './features/changes/changes-feature.js';
+import { credentialCheckFeature } from './features/credential-check/credential-check-feature.js';
 import { credentialsFeature } from './features/credentials/credentials-feature.js';
 import { diagnosisFeature } from './features/diagnosis/diagnosis-feature.js';
 import { discoveryFeature } from './features/discovery/discovery-feature.js';
@@ -23,6 +24,7 @@ import { maintenanceFeature } from './features/maintenance/maintenance-feature.j
 import { metricsFeature } from './features/metrics/metrics-feature.js';
 import { relationshipsFeature } from './features/relationships/relationships-feature.js';
 import { schemaFeature } from './features/schema/schema-feature.js';
+import { searchFeature } from './features/search/search-feature.js';
 import { topologyFeature } from './features/topology/topology-feature.js';
 import { viewsFeature } from './features/views/views-feature.js';
 
@@ -47,4 +49,6 @@ export const FEATURES = [
   flowsFeature,
   graphQueryFeature,
   viewsFeature,
+  searchFeature,
+  credentialCheckFeature,
 ] as const;

@@ -216,6 +216,58 @@ describe('conversations, against nfdump', () => {
   });
 });
 
+describe('traffic per exporter over time', () => {
+  type Point = { at: string; bytes: number; packets: number; flows: number };
+  /** The exporter's raw records (the table the collector writes, not the rollups; sampled ones already scaled) summed per step by their start. */
+  const steps = async (exporter: string, stepMs: number): Promise<Point[]> => {
+    const { rows } = await service.running.container.db.raw(
+      `SELECT floor(extract(epoch FROM flow_start) * 1000 / ?) * ? AS at, sum(bytes)::float8 AS bytes, sum(packets)::float8 AS packets, count(*)::int AS flows
+         FROM flow_records WHERE exporter = CAST(? AS inet) GROUP BY 1 ORDER BY 1`,
+      [stepMs, stepMs, exporter],
+    );
+    return (rows as Point[]).map((r) => ({ ...r, at: new Date(Number(r.at)).toISOString() }));
+  };
+
+  it.each([['PT1M', 60_000], ['PT5M', 300_000], ['PT1H', 3_600_000]] as const)('gives each exporter its flows summed per step of %s, as its raw records add up', async (step, stepMs) => {
+    const res = await api.get(`/api/v1/flow/series?${WINDOW}&step=${step}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ window: { from: '2026-11-25T04:00:00.000Z', to: '2026-11-25T06:00:00.000Z' }, step, metric: 'bytes', limit: 10, capped: false });
+    for (const [exporter, fixture] of [[PLAIN, 'softflowd-v5'], [SAMPLED, SAMPLED_FIXTURE]] as const) {
+      const series = res.body.data.find((s: { exporter: string }) => s.exporter === exporter);
+      const expected = await steps(exporter, stepMs);
+      expect(expected.reduce((n, p) => n + p.flows, 0)).toBe(nfdumpRecords(fixture).length);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(series).toEqual({
+        exporter, other: false, points: expected,
+        total: { bytes: expected.reduce((n, p) => n + p.bytes, 0), packets: expected.reduce((n, p) => n + p.packets, 0), flows: expected.reduce((n, p) => n + p.flows, 0) },
+      });
+      expect(series.total).toEqual((await talkers(`exporter=${exporter}`)).total);
+    }
+  });
+
+  it('chooses a step of at most 120 over the window, reads the rollups that fit in it, and sums the exporters beyond the limit into one series', async () => {
+    const all = (await api.get(`/api/v1/flow/series?${WINDOW}`)).body;
+    expect([all.step, all.rollups]).toEqual(['PT1M', ['flow_endpoint_1m']]);
+    const day = (await api.get(`/api/v1/flow/series?from=${encodeURIComponent('2026-11-24T06:00:00Z')}&to=${encodeURIComponent('2026-11-25T06:00:00Z')}`)).body;
+    expect([day.step, day.rollups]).toEqual(['PT15M', ['flow_endpoint_5m']]);
+    const busiest = [...all.data].sort((a, b) => b.total.bytes - a.total.bytes);
+    const top = (await api.get(`/api/v1/flow/series?${WINDOW}&limit=1`)).body;
+    expect(top.capped).toBe(true);
+    expect(top.data).toEqual([busiest[0], { ...busiest[1], exporter: null, other: true }]);
+    expect(top.links).toEqual({ first: `${service.url}/api/v1/flow/series?${WINDOW}&limit=1` });
+  });
+
+  it.each([
+    ['step=PT2M', 'query.step'],
+    [`step=PT1M&from=${encodeURIComponent('2026-11-20T00:00:00Z')}&to=${encodeURIComponent('2026-11-25T05:00:00Z')}`, 'query.step'],
+    [`from=${encodeURIComponent('2026-11-25T06:00:00Z')}&to=${encodeURIComponent('2026-11-25T05:00:00Z')}`, 'query.from'],
+  ])('refuses %s with a problem that names %s', async (query, field) => {
+    const res = await api.get(`/api/v1/flow/series?${query}`);
+    expect([res.status, res.headers.get('content-type')]).toEqual([400, expect.stringMatching(/^application\/problem\+json/)]);
+    expect(JSON.stringify(res.body.errors)).toContain(field.replace('query.', ''));
+  });
+});
+
 describe('bad requests', () => {
   it.each([
     [`from=${encodeURIComponent('2026-11-25T06:00:00Z')}&to=${encodeURIComponent('2026-11-25T05:00:00Z')}`, 'query.from'],
@@ -233,7 +285,7 @@ describe('bad requests', () => {
   });
 
   it('answers 401 to a caller without a credential', async () => {
-    for (const endpoint of ['top-talkers', 'conversations', 'exporters']) {
+    for (const endpoint of ['top-talkers', 'conversations', 'series', 'exporters']) {
       expect((await request(`${service.url}/api/v1/flow/${endpoint}`)).status).toBe(401);
     }
   });

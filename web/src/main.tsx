@@ -2,6 +2,7 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
+import { GlobalSearch } from './components/global-search';
 import { PageBoundary } from './components/page-boundary';
 import { usePageTitle } from './components/ui';
 import { MAY, SessionProvider, useSession } from './session';
@@ -10,6 +11,7 @@ import { AssetDetailPage } from './pages/asset-detail-page';
 import { AssetsPage } from './pages/assets-page';
 import { CredentialsPage } from './pages/credentials-page';
 import { DiscoveryPage } from './pages/discovery-page';
+import { FlowsPage } from './pages/flows-page';
 import { InsightsPage } from './pages/insights-page';
 import { LoginPage, SignedInRedirect } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
@@ -40,12 +42,14 @@ function Shell() {
           <NavLink to="/assets">Assets</NavLink>
           <NavLink to="/discovery">Discovery</NavLink>
           <NavLink to="/insights">Insights</NavLink>
+          <NavLink to="/flows">Flows</NavLink>
           {has(...MAY.discovery) && <NavLink to="/credentials">Credentials</NavLink>}
           <NavLink to="/schema">Schema</NavLink>
           {has(...MAY.cypher) && <NavLink to="/cypher">Cypher</NavLink>}
           {has(...MAY.admin) && <NavLink to="/admin">Administration</NavLink>}
           <NavLink to="/profile">Profile</NavLink>
         </nav>
+        <GlobalSearch />
         <span className="who">
           {me.name} <span className="muted">({me.roles.join(', ')})</span>
           <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>
@@ -63,6 +67,7 @@ function Shell() {
               <Route path="/discovery" element={<DiscoveryPage />} />
               <Route path="/discovery/runs/:id" element={<RunPage />} />
               <Route path="/insights" element={<InsightsPage />} />
+              <Route path="/flows" element={<FlowsPage />} />
               <Route path="/credentials" element={<CredentialsPage />} />
               <Route path="/admin" element={<AdminPage />} />
               <Route path="/profile" element={<ProfilePage />} />

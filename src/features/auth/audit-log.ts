@@ -84,4 +84,9 @@ export class AuditLog {
   list(query: AuditQuery): Promise<{ rows: AuditRecord[]; total: number }> {
     return this.store.list(query);
   }
+
+  /** The actions the trail holds (a pick list's choices). */
+  actions(): Promise<{ actions: string[]; capped: boolean }> {
+    return this.store.actions();
+  }
 }

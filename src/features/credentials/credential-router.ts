@@ -35,6 +35,12 @@ export function credentialRouter(credentials: CredentialService): Router {
     res.json({ data: await credentials.get(req.params.credentialId) });
   });
 
+  router.get('/api/v1/credentials/:credentialId/targets', async (req, res) => {
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { rows, total } = await credentials.targetsNaming(req.params.credentialId, page.page, page.size);
+    res.json(pageEnvelope(req, rows, total, page));
+  });
+
   router.put('/api/v1/credentials/:credentialId', async (req, res) => {
     res.json({ data: await credentials.update(actorOf(req), req.params.credentialId, req.body) });
   });

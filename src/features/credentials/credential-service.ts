@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../platform/postgres/postgres-client.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import { KINDS, matchPatternProblem, MAX_SECRET_LENGTH, type CredentialKind } from './credential-kinds.js';
 import { broadMatch, type BroadMatchLimits } from './credential-match.js';
-import type { CredentialRecord, CredentialStore } from './credential-store.js';
+import type { CredentialRecord, CredentialStore, CredentialUse } from './credential-store.js';
 import type { CredentialQuery } from './credential-query.js';
 import type { VaultCipher } from './vault-cipher.js';
 
@@ -181,6 +181,12 @@ export class CredentialService {
     const secrets: Record<string, string> = {};
     for (const [field, value] of sealed) secrets[field] = this.cipher.open(id, field, value);
     return { ...toCredentialView(record), secrets };
+  }
+
+  /** Where the credential is used: the discovery targets that name it. */
+  async targetsNaming(id: string, page: number, size: number): Promise<{ rows: CredentialUse[]; total: number }> {
+    await this.require(id);
+    return this.store.targetsNaming(id, page, size);
   }
 
   private async require(id: string): Promise<CredentialRecord> {

@@ -35,6 +35,13 @@ const SELECT = [
   'c.allow_broad_match as allowBroadMatch', 'c.settings as settings', 'c.created_at as createdAt', 'c.updated_at as updatedAt',
 ];
 
+/** A discovery target that names a credential. */
+export interface CredentialUse {
+  id: string;
+  name: string;
+  enabled: boolean;
+}
+
 export class CredentialStore implements CredentialKindLookup {
   constructor(private readonly db: Database) {}
 
@@ -61,6 +68,12 @@ export class CredentialStore implements CredentialKindLookup {
     });
     const order = [{ column: SORT_COLUMNS[query.sort.field], order: query.sort.direction }, { column: 'c.id' }];
     return pagedQuery<CredentialRecord>(base, (q) => this.withSecretFields(q.select(SELECT)).orderBy(order), query.page, query.size);
+  }
+
+  /** The discovery targets that name the credential (offer it besides those matched by pattern), by name. */
+  async targetsNaming(id: string, page: number, size: number): Promise<{ rows: CredentialUse[]; total: number }> {
+    const base = this.db('discovery_targets as t').whereRaw('? = ANY(t.credential_ids)', [id]);
+    return pagedQuery<CredentialUse>(base, (q) => q.select('t.id', 't.name', 't.enabled').orderBy([{ column: 't.name' }, { column: 't.id' }]), page, size);
   }
 
   async insert(id: string, values: CredentialValues, trx: Knex): Promise<void> {

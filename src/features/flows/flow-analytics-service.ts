@@ -71,6 +71,30 @@ export interface ExporterView extends Omit<ExporterRow, 'assetId' | 'deviceAsset
   device: AssetSummaryRef | null;
 }
 
+/** The steps a series may take, by their ISO 8601 durations; each a whole number of every coarser rollup's buckets it may read. */
+export const SERIES_STEPS = { PT1M: 60_000, PT5M: 300_000, PT15M: 900_000, PT1H: HOUR_MS, PT3H: 3 * HOUR_MS, PT6H: 6 * HOUR_MS, P1D: 24 * HOUR_MS } as const;
+export type SeriesStep = keyof typeof SERIES_STEPS;
+// Steps of a series when none is asked for (at most), and when one is.
+const DEFAULT_POINTS = 120;
+const MAX_POINTS = 1440;
+
+interface ExporterSeries {
+  exporter: string | null;
+  other: boolean;
+  total: Totals;
+  points: (Totals & { at: string })[];
+}
+
+export interface ExporterSeriesSet {
+  window: { from: string; to: string };
+  step: SeriesStep;
+  rollups: string[];
+  metric: FlowMetric;
+  limit: number;
+  capped: boolean;
+  data: ExporterSeries[];
+}
+
 const bad = (field: string, message: string) => new BadRequestError(message, [{ path: `query.${field}`, message }]);
 
 export class FlowAnalyticsService {
@@ -137,12 +161,7 @@ export class FlowAnalyticsService {
    * (asset, site), its ports or its interfaces.
    */
   private async prepare(query: FlowQuery, ranking: 'talkers' | 'conversations', ports: boolean, now: number): Promise<{ plan: WindowPlan; filter: FlowFilter; metric: FlowMetric; limit: number }> {
-    const to = query.to === undefined ? now : Date.parse(query.to);
-    const from = query.from === undefined ? to - HOUR_MS : Date.parse(query.from);
-    if (to > LAST_MINUTE) throw bad('to', 'to must be before 9999-12-31T23:59:00Z.');
-    if (from < FIRST_MINUTE) throw bad('from', 'from must be after 0001-01-01T00:00:00Z.');
-    if (!(from < to)) throw bad('from', 'from must be before to.');
-    if (to - from > MAX_WINDOW_DAYS * 24 * HOUR_MS) throw bad('from', `A window spans at most ${MAX_WINDOW_DAYS} days (the 1-hour rollup's default retention).`);
+    const { from, to } = windowOf(query, now);
     const filter: FlowFilter = { exporter: await this.exporterAddress(query.exporter), interface: query.interface, protocol: query.protocol, port: query.port };
     const endsIn: string[][] = [];
     if (query.asset !== undefined) endsIn.push(await this.store.addressesOf([query.asset]));
@@ -152,6 +171,39 @@ export class FlowAnalyticsService {
     const kind = endpoints ? 'endpoint' : 'conversation';
     const plan = planWindow(from, to, { kind, ports: ports || query.port !== undefined, interfaces: query.interface !== undefined });
     return { plan, filter, metric: query.metric ?? 'bytes', limit: Math.min(query.limit ?? DEFAULT_FLOW_LIMIT, MAX_FLOW_LIMIT) };
+  }
+
+  /**
+   * Each exporter's traffic per step over the window (default: the hour before now), the `limit`
+   * busiest apart and the rest as one series. The step (default: the shortest of SERIES_STEPS that
+   * gives at most DEFAULT_POINTS steps) reads the coarsest rollups whose buckets fit in it.
+   */
+  async series(query: FlowQuery & { step?: SeriesStep }, now = Date.now()): Promise<ExporterSeriesSet> {
+    const { from, to } = windowOf(query, now);
+    const span = to - from;
+    const step = query.step ?? (Object.keys(SERIES_STEPS) as SeriesStep[]).find((s) => span / SERIES_STEPS[s] <= DEFAULT_POINTS) ?? 'P1D';
+    const stepMs = SERIES_STEPS[step];
+    if (span / stepMs > MAX_POINTS) throw bad('step', `A series has at most ${MAX_POINTS} steps: choose a longer step or a shorter window.`);
+    const plan = planWindow(from, to, { kind: 'endpoint', ports: false, interfaces: false, maxBucketMs: stepMs });
+    const metric = query.metric ?? 'bytes';
+    const limit = Math.min(query.limit ?? DEFAULT_FLOW_LIMIT, MAX_FLOW_LIMIT);
+    const { points, exporters } = await this.store.series(plan, { exporter: await this.exporterAddress(query.exporter) }, stepMs, metric, limit);
+    const series = new Map<string | null, ExporterSeries>();
+    for (const { exporter, at, ...totals } of points) {
+      const one = series.get(exporter) ?? { exporter, other: exporter === null, total: { bytes: 0, packets: 0, flows: 0 }, points: [] };
+      for (const key of ['bytes', 'packets', 'flows'] as const) one.total[key] += totals[key];
+      one.points.push({ at: at.toISOString(), ...totals });
+      series.set(exporter, one);
+    }
+    return {
+      window: { from: new Date(plan.from).toISOString(), to: new Date(plan.to).toISOString() },
+      step,
+      rollups: [...new Set(plan.segments.map((s) => s.rollup.table))],
+      metric,
+      limit,
+      capped: exporters > limit,
+      data: [...series.values()],
+    };
   }
 
   /** `exporter` is the FLOW_EXPORTER asset's id or the exporter's address. */
@@ -193,6 +245,17 @@ export class FlowAnalyticsService {
     const found = await this.assets.summaries([...new Set(ids)]);
     return new Map(found.map(({ id, displayName, assetType, assetCategory }) => [id, { id, displayName, assetType, assetCategory }]));
   }
+}
+
+/** The window a query asks for (default: the hour before now), checked. */
+function windowOf(query: Pick<FlowQuery, 'from' | 'to'>, now: number): { from: number; to: number } {
+  const to = query.to === undefined ? now : Date.parse(query.to);
+  const from = query.from === undefined ? to - HOUR_MS : Date.parse(query.from);
+  if (to > LAST_MINUTE) throw bad('to', 'to must be before 9999-12-31T23:59:00Z.');
+  if (from < FIRST_MINUTE) throw bad('from', 'from must be after 0001-01-01T00:00:00Z.');
+  if (!(from < to)) throw bad('from', 'from must be before to.');
+  if (to - from > MAX_WINDOW_DAYS * 24 * HOUR_MS) throw bad('from', `A window spans at most ${MAX_WINDOW_DAYS} days (the 1-hour rollup's default retention).`);
+  return { from, to };
 }
 
 const sum = (rows: Totals[], field: keyof Totals) => rows.reduce((s, r) => s + r[field], 0);

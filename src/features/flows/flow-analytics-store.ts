@@ -37,6 +37,12 @@ export interface Ranking<K> {
   total: Totals;
 }
 
+export interface SeriesPoint extends Totals {
+  /** null: the exporters beyond the limit, summed. */
+  exporter: string | null;
+  at: Date;
+}
+
 export interface TalkerKey {
   address: string;
 }
@@ -185,6 +191,31 @@ export class FlowAnalyticsStore {
         destinationPort: ports ? num(r.b_port) : null,
         ...totalsOf(r),
       })),
+    };
+  }
+
+  /**
+   * Each exporter's traffic per step of the window (what its flows' sources sent, from the
+   * endpoint rollups: each flow once), the `limit` exporters with the most of the metric apart and
+   * the rest summed into one series (exporter null). Steps without traffic are left out.
+   */
+  async series(plan: WindowPlan, filter: FlowFilter, stepMs: number, metric: FlowMetric, limit: number): Promise<{ points: SeriesPoint[]; exporters: number }> {
+    const window = windowRows(plan, filter, ['bucket', 'exporter', 'sent_bytes AS bytes', 'sent_packets AS packets', 'sent_flows AS flows']);
+    const { rows } = await this.db.raw<{ rows: Record<string, unknown>[] }>(
+      `WITH f AS (${window.sql}),
+       s AS (SELECT exporter, date_bin(CAST(? AS interval), bucket, CAST('2000-01-01T00:00:00Z' AS timestamptz)) AS at,
+                    sum(bytes) AS bytes, sum(packets) AS packets, sum(flows) AS flows
+               FROM f GROUP BY 1, 2),
+       e AS (SELECT exporter, row_number() OVER (ORDER BY sum(${metric}) DESC, exporter) AS rank, count(*) OVER () AS exporters FROM s GROUP BY exporter)
+       SELECT CASE WHEN e.rank <= ? THEN host(s.exporter) END AS exporter, min(e.rank) AS rank, max(e.exporters) AS exporters, s.at,
+              sum(s.bytes) AS bytes, sum(s.packets) AS packets, sum(s.flows) AS flows
+         FROM s JOIN e USING (exporter)
+        GROUP BY 1, s.at ORDER BY 2, s.at`,
+      [...window.bindings, `${stepMs / 1000} seconds`, limit],
+    );
+    return {
+      exporters: num(rows[0]?.exporters),
+      points: rows.map((r) => ({ exporter: r.exporter === null ? null : String(r.exporter), at: new Date(r.at as string), ...totalsOf(r) })),
     };
   }
 

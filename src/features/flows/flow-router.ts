@@ -1,4 +1,4 @@
-// GET /flow/top-talkers, /flow/conversations (capped sets: links carry only `first`, the request
+// GET /flow/top-talkers, /flow/conversations, /flow/series (capped sets: links carry only `first`, the request
 // as sent, docs/interface.md §4.8) and /flow/exporters (a paginated list). Roles as other
 // inventory reads: any signed-in principal.
 import { Router, type Request } from 'express';
@@ -15,6 +15,9 @@ export function flowRouter(flows: FlowAnalyticsService): Router {
     })
     .get('/api/v1/flow/conversations', async (req, res) => {
       res.json({ ...(await flows.conversations(queryOf(req, 'getFlowConversations'))), links: firstLink(req) });
+    })
+    .get('/api/v1/flow/series', async (req, res) => {
+      res.json({ ...(await flows.series(queryOf(req, 'getFlowExporterSeries'))), links: firstLink(req) });
     })
     .get('/api/v1/flow/exporters', async (req, res) => {
       const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);

@@ -25,13 +25,15 @@ export interface Dimensions {
   kind: Rollup['kind'];
   ports: boolean;
   interfaces: boolean;
+  /** Only rollups whose buckets are at most this long (a series' step). */
+  maxBucketMs?: number;
 }
 
 export function planWindow(from: number, to: number, needs: Dimensions): WindowPlan {
   const start = Math.floor(from / MINUTE_MS) * MINUTE_MS;
   const end = Math.ceil(to / MINUTE_MS) * MINUTE_MS;
   // Coarsest first; ROLLUPS is finest first in each kind, and the finest keeps every dimension of its kind.
-  const usable = ROLLUPS.filter((r) => r.kind === needs.kind && (!needs.ports || r.ports) && (!needs.interfaces || r.interfaces)).reverse();
+  const usable = ROLLUPS.filter((r) => r.kind === needs.kind && (!needs.ports || r.ports) && (!needs.interfaces || r.interfaces) && r.bucketMs <= (needs.maxBucketMs ?? Infinity)).reverse();
   const segments: WindowSegment[] = [];
   const cover = (a: number, b: number, level: number): void => {
     const rollup = usable[level];

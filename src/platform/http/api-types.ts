@@ -196,9 +196,16 @@ export interface paths {
   "/api/v1/audit-events": {
     /**
      * The audit trail, newest first
-     * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor or target.
+     * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor, target, time and text. Each event names its target as its row names it now (a user, token, credential, target or run), else as its details recorded it.
      */
     get: operations["listAuditEvents"];
+  };
+  "/api/v1/audit-events/actions": {
+    /**
+     * The actions the audit trail holds
+     * @description Every action that some event of the audit trail records, in alphabetical order, at most 500 (capped says more were left out): the choices of a pick list for GET /api/v1/audit-events?action=. A capped set, not a page.
+     */
+    get: operations["listAuditActions"];
   };
   "/api/v1/credentials": {
     /**
@@ -242,6 +249,32 @@ export interface paths {
       };
     };
   };
+  "/api/v1/credentials/{credentialId}/targets": {
+    /**
+     * Where a credential is used
+     * @description The discovery targets that name the credential (offer it besides the credentials whose match patterns cover an address), by name. A credential matched by its patterns alone is offered wherever they cover an address; these are the targets that name it.
+     */
+    get: operations["listCredentialTargets"];
+    parameters: {
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+  };
+  "/api/v1/credentials/{credentialId}/test": {
+    /**
+     * Test a credential against one address
+     * @description Runs the discovery method of the credential's kind (SSH for SSH_PASSWORD and SSH_KEY, SNMP for SNMP_V2C and SNMP_V3, ...) once at one address, as a scan would, with this credential offered alone, at the method's default port unless `port` is given, within service.discovery.host-timeout-ms. Answers whether the credential worked and the error codes of the attempt (the scan error codes of docs/discovery.md), never what was read and never the secret. Nothing is written to the inventory; the attempt is audited (credential.test). A method that needs a target's settings (VCENTER, ...) is refused: test it from a target.
+     */
+    post: operations["testCredential"];
+    parameters: {
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+  };
   "/api/v1/assets": {
     /**
      * A page of assets
@@ -262,6 +295,13 @@ export interface paths {
      * @description The distinct values that assets hold in one field (site or environment), each with the number of assets that hold it: the choices of a pick list. Most common first, ties by value; at most `limit` (capped is true when more were left out). Counted over the assets of the graph, every status included; an asset without a value is not counted. A package, process, service or interface is listed under its host's site and environment, so these are its values too. A capped set, not a page.
      */
     get: operations["listAssetValues"];
+  };
+  "/api/v1/search": {
+    /**
+     * One search across assets, packages, processes, services and interfaces
+     * @description What a text finds across the inventory, grouped by type with a count per group: assets of the graph whose display name, host name or FQDN holds it (case-insensitive), whose serial number starts with it (upper-cased), or that hold it whole as an IP address, a MAC (any spelling) or a serial number; and, from three characters, the packages, processes, services and interfaces whose name or what the list's q searches in them (publisher, command line, display name, MAC) holds it. Graph types come first, most matches first; then the sub-record kinds in the order of the listing. Each group gives its first `limit` hits, those whose name starts with the text first, then by name. A group is counted up to 1000 matches (per part of the graph search): `capped` says its total is a floor. A set of groups, not a page.
+     */
+    get: operations["searchInventory"];
   };
   "/api/v1/assets/{assetId}": {
     /**
@@ -346,6 +386,13 @@ export interface paths {
      * @description Conversations in the window [from, to), best by `metric`, at most `limit` rows, the rest summed into one last row (`other: true`). A conversation is a source address, a destination address and an IP protocol (nfdump's `-A srcip,dstip,proto -s record`); with `ports=true` also both ports (`-A srcip,dstip,srcport,dstport,proto`), read from the 1-minute rollup only. `direction=source` keeps each direction apart as exporters report it; `both` puts the two directions of a pair in one row, its ends in address order. Each end names the asset that holds its address and, with ports, the discovered service of that asset listening on the port (TCP and UDP). Window, rollups, shares and estimates as in GET /api/v1/flow/top-talkers. A capped set: links carry only `first`.
      */
     get: operations["getFlowConversations"];
+  };
+  "/api/v1/flow/series": {
+    /**
+     * Each exporter's traffic over time
+     * @description A time series per exporter over the window [from, to): in each step, what the flows it exported moved (their sources' sends from the endpoint rollups, so each flow once; bytes and packets are estimates when sampled). The `limit` exporters with the most of `metric` over the window have a series each, busiest first; the others are summed into one last series (`other: true`, exporter null). Steps are aligned to whole steps counted from 2000-01-01T00:00:00Z; a step without traffic is left out of `points`. Without `step`, the shortest step that gives at most 120 steps over the window; the window is read from the coarsest rollups whose buckets fit in the step (`rollups`), so a 1-minute step reads the 1-minute rollup, kept 14 days by default. At most 1440 steps. A capped set: links carry only `first`.
+     */
+    get: operations["getFlowExporterSeries"];
   };
   "/api/v1/flow/exporters": {
     /**
@@ -1209,6 +1256,42 @@ export interface components {
     AssetStatus: "ACTIVE" | "STALE" | "INACTIVE" | "DECOMMISSIONED";
     /** @enum {string} */
     RelationshipType: "RUNS_ON" | "HOSTS_VM" | "HOSTS_CONTAINER" | "MANAGED_BY" | "CONTAINS" | "USES_DATASTORE" | "HAS_INTERFACE" | "COMMUNICATES_WITH";
+    SearchGroup: {
+      /** @example SOFTWARE_PACKAGE */
+      assetType: string;
+      /** @example Software package */
+      assetTypeLabel: string;
+      /**
+       * @description The matches of the group (a floor when capped).
+       * @example 42
+       */
+      total: number;
+      /** @description true when counting stopped at its cap and more may match. */
+      capped: boolean;
+      hits: ({
+          /**
+           * @description The asset id (GET /assets/{assetId}), a sub-record row's included.
+           * @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01
+           */
+          id: string;
+          /** @example openssl */
+          displayName: string;
+          /** @example SOFTWARE_PACKAGE */
+          assetType: string;
+          /**
+           * @description What tells the hit apart: the address, MAC or serial number it was found by, else an asset's first address, FQDN or host name; a package's version, a process's command line, a service's display name, an interface's MAC.
+           * @example 3.0.15-1~deb12u1
+           */
+          detail: string | null;
+          /** @description The host of a sub-record row; null for an asset of the graph. */
+          host: {
+            /** @example 0b7e4f1c-9a55-4a0e-a7a4-3d1c2f6e8b90 */
+            id: string;
+            /** @example web-paris-01 */
+            displayName: string;
+          } | null;
+        })[];
+    };
     ParentReference: {
       /** @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01 */
       id: string;
@@ -2091,6 +2174,11 @@ export interface components {
       targetKind: string | null;
       /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
       targetId: string | null;
+      /**
+       * @description The target's name now (its row), else as the event's details recorded it; null when neither says.
+       * @example ops target
+       */
+      targetName: string | null;
       /** @example 192.0.2.10 */
       sourceIp: string | null;
       /** @description Non-secret particulars. */
@@ -4097,7 +4185,7 @@ export interface operations {
   };
   /**
    * The audit trail, newest first
-   * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor or target.
+   * @description Who did what and when: sign-ins and their failures, changes to users, tokens, keys, credentials and targets, lifecycle actions, imports, Cypher queries. Newest first; filter by action, actor, target, time and text. Each event names its target as its row names it now (a user, token, credential, target or run), else as its details recorded it.
    */
   listAuditEvents: {
     parameters: {
@@ -4113,6 +4201,21 @@ export interface operations {
         actorId?: string;
         /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
         targetId?: string;
+        /**
+         * @description Only events at or after this time (ISO 8601).
+         * @example 2026-11-20T00:00:00Z
+         */
+        from?: string;
+        /**
+         * @description Only events before this time (ISO 8601).
+         * @example 2026-11-21T00:00:00Z
+         */
+        to?: string;
+        /**
+         * @description Only events whose action, actor name, target id or details hold this text (case-insensitive; from three characters an index finds them).
+         * @example ops-target
+         */
+        q?: string;
       };
     };
     responses: {
@@ -4126,6 +4229,27 @@ export interface operations {
       };
       304: components["responses"]["NotModified"];
       400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /**
+   * The actions the audit trail holds
+   * @description Every action that some event of the audit trail records, in alphabetical order, at most 500 (capped says more were left out): the choices of a pick list for GET /api/v1/audit-events?action=. A capped set, not a page.
+   */
+  listAuditActions: {
+    responses: {
+      /** @description The actions. */
+      200: {
+        content: {
+          "application/json": {
+            data: string[];
+            /** @description true when the trail holds more actions than listed. */
+            capped: boolean;
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
     };
@@ -4280,6 +4404,106 @@ export interface operations {
     };
   };
   /**
+   * Where a credential is used
+   * @description The discovery targets that name the credential (offer it besides the credentials whose match patterns cover an address), by name. A credential matched by its patterns alone is offered wherever they cover an address; these are the targets that name it.
+   */
+  listCredentialTargets: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+      };
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+    responses: {
+      /** @description A page of targets. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PageEnvelope"] & {
+            data: {
+                /** @example 0c6f4b9e-2a71-4d35-8e0f-9b3c7d1e5a28 */
+                id: string;
+                /** @example paris-servers */
+                name: string;
+                enabled: boolean;
+              }[];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Test a credential against one address
+   * @description Runs the discovery method of the credential's kind (SSH for SSH_PASSWORD and SSH_KEY, SNMP for SNMP_V2C and SNMP_V3, ...) once at one address, as a scan would, with this credential offered alone, at the method's default port unless `port` is given, within service.discovery.host-timeout-ms. Answers whether the credential worked and the error codes of the attempt (the scan error codes of docs/discovery.md), never what was read and never the secret. Nothing is written to the inventory; the attempt is audited (credential.test). A method that needs a target's settings (VCENTER, ...) is refused: test it from a target.
+   */
+  testCredential: {
+    parameters: {
+      path: {
+        /** @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87 */
+        credentialId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description One IPv4 or IPv6 address.
+           * @example 10.20.1.15
+           */
+          address: string;
+          /**
+           * @description The port to try (default the method's own).
+           * @example 161
+           */
+          port?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The outcome. */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** @example SNMP */
+              method: string;
+              /** @example 10.20.1.15 */
+              address: string;
+              /** @example 161 */
+              port: number;
+              /**
+               * @description SUCCEEDED when the credential worked at the address.
+               * @enum {string}
+               */
+              outcome: "SUCCEEDED" | "FAILED";
+              /** @description What went wrong, as a scan records it (a SUCCEEDED attempt may list parts it could not read). */
+              errors: {
+                  /** @example collect */
+                  stage: string;
+                  /** @example SNMP_TIMEOUT */
+                  code: string;
+                  /** @example no answer from 10.20.1.15:161 */
+                  message: string;
+                }[];
+            };
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
    * A page of assets
    * @description Filters combine by AND; the values of one filter by OR. Each row carries its parent (docs/interface.md §2.4)
    * when it has one. Links keep every other query parameter.
@@ -4426,6 +4650,46 @@ export interface operations {
         };
       };
       304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * One search across assets, packages, processes, services and interfaces
+   * @description What a text finds across the inventory, grouped by type with a count per group: assets of the graph whose display name, host name or FQDN holds it (case-insensitive), whose serial number starts with it (upper-cased), or that hold it whole as an IP address, a MAC (any spelling) or a serial number; and, from three characters, the packages, processes, services and interfaces whose name or what the list's q searches in them (publisher, command line, display name, MAC) holds it. Graph types come first, most matches first; then the sub-record kinds in the order of the listing. Each group gives its first `limit` hits, those whose name starts with the text first, then by name. A group is counted up to 1000 matches (per part of the graph search): `capped` says its total is a floor. A set of groups, not a page.
+   */
+  searchInventory: {
+    parameters: {
+      query: {
+        /**
+         * @description The text (2 to 200 characters, two of them not spaces; surrounding spaces ignored).
+         * @example openssl
+         */
+        q: string;
+        /**
+         * @description The most hits per group (values above 20 are lowered to 20).
+         * @example 5
+         */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description The groups with their hits. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["SearchGroup"][];
+            /** @example openssl */
+            q: string;
+            /**
+             * @description The limit applied.
+             * @example 5
+             */
+            limit: number;
+          };
+        };
+      };
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       503: components["responses"]["ServiceUnavailable"];
@@ -4920,6 +5184,101 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["FlowRankedSet"] & {
             data: components["schemas"]["FlowConversation"][];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      503: components["responses"]["ServiceUnavailable"];
+    };
+  };
+  /**
+   * Each exporter's traffic over time
+   * @description A time series per exporter over the window [from, to): in each step, what the flows it exported moved (their sources' sends from the endpoint rollups, so each flow once; bytes and packets are estimates when sampled). The `limit` exporters with the most of `metric` over the window have a series each, busiest first; the others are summed into one last series (`other: true`, exporter null). Steps are aligned to whole steps counted from 2000-01-01T00:00:00Z; a step without traffic is left out of `points`. Without `step`, the shortest step that gives at most 120 steps over the window; the window is read from the coarsest rollups whose buckets fit in the step (`rollups`), so a 1-minute step reads the 1-minute rollup, kept 14 days by default. At most 1440 steps. A capped set: links carry only `first`.
+   */
+  getFlowExporterSeries: {
+    parameters: {
+      query?: {
+        from?: components["parameters"]["FlowFrom"];
+        to?: components["parameters"]["FlowTo"];
+        metric?: components["parameters"]["FlowMetric"];
+        limit?: components["parameters"]["FlowLimit"];
+        exporter?: components["parameters"]["FlowExporter"];
+        /**
+         * @description The length of a step, as an ISO 8601 duration.
+         * @example PT5M
+         */
+        step?: "PT1M" | "PT5M" | "PT15M" | "PT1H" | "PT3H" | "PT6H" | "P1D";
+      };
+    };
+    responses: {
+      /** @description The series. */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The window read, [from, to), widened to whole minutes. */
+            window: {
+              /**
+               * Format: date-time
+               * @example 2026-11-25T08:00:00.000Z
+               */
+              from: string;
+              /**
+               * Format: date-time
+               * @example 2026-11-25T09:00:00.000Z
+               */
+              to: string;
+            };
+            /**
+             * @example PT1M
+             * @enum {string}
+             */
+            step: "PT1M" | "PT5M" | "PT15M" | "PT1H" | "PT3H" | "PT6H" | "P1D";
+            /** @description The rollup tables the window was read from. */
+            rollups: ("flow_endpoint_1h" | "flow_endpoint_5m" | "flow_endpoint_1m")[];
+            /** @enum {string} */
+            metric: "bytes" | "packets" | "flows";
+            /**
+             * @description The limit applied.
+             * @example 10
+             */
+            limit: number;
+            /** @description true when more exporters sent than limit: the last series then sums them (other: true). */
+            capped: boolean;
+            data: ({
+                /**
+                 * @description The exporter's address; null on the "other" series.
+                 * @example 10.20.0.1
+                 */
+                exporter: string | null;
+                /** @description true on the series that sums the exporters beyond limit. */
+                other: boolean;
+                total: components["schemas"]["FlowTotals"];
+                /** @description The steps with traffic, in time order. */
+                points: {
+                    /**
+                     * Format: date-time
+                     * @description The start of the step.
+                     * @example 2026-11-25T08:05:00.000Z
+                     */
+                    at: string;
+                    /** @example 1843200 */
+                    bytes: number;
+                    /** @example 1420 */
+                    packets: number;
+                    /** @example 37 */
+                    flows: number;
+                  }[];
+              })[];
+            links: {
+              /**
+               * Format: uri
+               * @description The request as sent (a capped set has no other page).
+               * @example https://inventory.example.com/api/v1/flow/series?step=PT5M
+               */
+              first: string;
+            };
           };
         };
       };

@@ -1,13 +1,15 @@
 // Administration: users and their roles (each change of roles or state after a confirmation), integration keys (created and shown once with a copy
-// button, listed, revoked), and the audit trail with its filters.
+// button, listed, revoked), and the audit trail: each target named and linked to its page, filtered
+// by an action of the server's list, a time range and text.
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
 import { ConfirmButton, ConfirmDialog, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession, type Role } from '../session';
+import type { AuditEvent } from '../types';
 
 interface User { id: string; username: string; displayName: string | null; roles: Role[]; disabled: boolean; lastLoginAt: string | null }
 export interface Token { id: string; name: string; hint: string; status: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null }
-interface AuditEvent { id: number; occurredAt: string; actorKind: string; actorName: string | null; action: string; targetKind: string | null; targetId: string | null; sourceIp: string | null }
 
 const ROLES: Role[] = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'ANALYST', 'VIEWER'];
 
@@ -131,31 +133,75 @@ export function TokenManager({ title, path, createLabel }: { title: string; path
   );
 }
 
+/** Where an audit event's target is shown, by its kind (those without a page of their own have none). */
+function targetPath(e: AuditEvent): string | undefined {
+  if (!e.targetId) return undefined;
+  switch (e.targetKind) {
+    case 'ASSET': return `/assets/${e.targetId}`;
+    case 'DISCOVERY_TARGET': return `/discovery?target=${e.targetId}`;
+    case 'DISCOVERY_RUN': return `/discovery/runs/${e.targetId}`;
+    case 'CREDENTIAL': return '/credentials';
+    default: return undefined;
+  }
+}
+
+function AuditTarget({ event }: { event: AuditEvent }) {
+  if (!event.targetKind) return <>—</>;
+  const name = event.targetName ?? event.targetId ?? '—';
+  const path = targetPath(event);
+  return (
+    <>
+      {path ? <Link to={path}>{name}</Link> : name} <span className="muted">{event.targetKind.toLowerCase().replace(/_/g, ' ')}</span>
+    </>
+  );
+}
+
+/** A datetime-local field's value (local time) as an instant, or nothing. */
+const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
 function Audit() {
-  const [filter, setFilter] = useState({ action: '', actorId: '', targetId: '' });
+  const empty = { action: '', from: '', to: '', q: '' };
+  const [filter, setFilter] = useState(empty);
   const [applied, setApplied] = useState(filter);
   const [link, setLink] = useState<string>();
-  const events = useLoad(() => api<Page<AuditEvent>>(link ?? `audit-events${query({ ...applied, size: 50 })}`), [applied, link]);
+  const actions = useLoad(() => api<{ data: string[] }>('audit-events/actions'), [applied]);
+  const events = useLoad(
+    () => api<Page<AuditEvent>>(link ?? `audit-events${query({ action: applied.action, from: instant(applied.from), to: instant(applied.to), q: applied.q.trim(), size: 50 })}`),
+    [applied, link],
+  );
+  const apply = (next: typeof filter) => {
+    setFilter(next);
+    setLink(undefined);
+    setApplied(next);
+  };
   const columns: Column<AuditEvent>[] = [
     { key: 'when', label: 'When', render: (e) => when(e.occurredAt) },
     { key: 'actor', label: 'Who', render: (e) => `${text(e.actorName)} (${e.actorKind})` },
     { key: 'action', label: 'Action', render: (e) => <code>{e.action}</code> },
-    { key: 'target', label: 'Target', render: (e) => (e.targetKind ? `${e.targetKind} ${text(e.targetId)}` : '—') },
+    { key: 'target', label: 'Target', render: (e) => <AuditTarget event={e} /> },
     { key: 'ip', label: 'From', render: (e) => text(e.sourceIp) },
   ];
   return (
     <section>
       <h2>Audit trail</h2>
-      <form className="filters" onSubmit={(e) => { e.preventDefault(); setLink(undefined); setApplied(filter); }}>
-        <label className="inline"><span>Action</span><input value={filter.action} placeholder="user.create" onChange={(e) => setFilter({ ...filter, action: e.target.value })} /></label>
-        <label className="inline"><span>Actor id</span><input value={filter.actorId} onChange={(e) => setFilter({ ...filter, actorId: e.target.value })} /></label>
-        <label className="inline"><span>Target id</span><input value={filter.targetId} onChange={(e) => setFilter({ ...filter, targetId: e.target.value })} /></label>
+      <form className="filters" onSubmit={(e) => { e.preventDefault(); apply(filter); }}>
+        <label className="inline">
+          <span>Action</span>
+          <select value={filter.action} onChange={(e) => apply({ ...filter, action: e.target.value })}>
+            <option value="">Any action</option>
+            {(actions.data?.data ?? []).map((a) => <option key={a} value={a}>{a}</option>)}
+          </select>
+        </label>
+        <label className="inline"><span>From</span><input type="datetime-local" value={filter.from} onChange={(e) => setFilter({ ...filter, from: e.target.value })} /></label>
+        <label className="inline"><span>To</span><input type="datetime-local" value={filter.to} onChange={(e) => setFilter({ ...filter, to: e.target.value })} /></label>
+        <label className="inline search"><span>Text</span><input type="search" value={filter.q} placeholder="a name, an id, an action" onChange={(e) => setFilter({ ...filter, q: e.target.value })} /></label>
         <button type="submit">Filter</button>
+        {JSON.stringify(applied) !== JSON.stringify(empty) && <button type="button" className="link" onClick={() => apply(empty)}>Clear all</button>}
       </form>
       <States loaded={events} empty={(p) => p.data.length === 0}>
         {(p) => (
           <>
-            <Table rows={p.data} columns={columns} rowKey={(e) => String(e.id)} />
+            <Table caption={`${p.total} ${p.total === 1 ? 'event' : 'events'}`} rows={p.data} columns={columns} rowKey={(e) => String(e.id)} />
             <Pager page={p.page} total={p.total} pageSize={p.pageSize} links={p.links} onFollow={setLink} />
           </>
         )}

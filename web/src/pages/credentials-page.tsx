@@ -1,13 +1,15 @@
-// Credentials of discovery: list, create and edit. Secret fields can be replaced but are never
+// Credentials of discovery: list, create and edit, the targets that name each, and a try of each at
+// one address by its discovery method (its outcome and error codes). Secret fields can be replaced but are never
 // shown: the service never returns them, and the form forgets what was typed once it is saved.
 // The kinds, their settings fields and their secret fields come from GET /credential-kinds, so that
 // a new kind shows here without a change to this page.
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { api, ApiError, type Page } from '../api';
 import { SchemaFields, schemaProperties, type FieldValue } from '../components/schema-fields';
 import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Credential, CredentialKind } from '../types';
+import type { Credential, CredentialKind, CredentialTestOutcome, CredentialUse } from '../types';
 
 function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]; credential?: Credential; onDone: () => void }) {
   const [kind, setKind] = useState(credential?.kind ?? kinds[0]?.kind);
@@ -84,6 +86,76 @@ function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]
   );
 }
 
+/** The targets that name a credential (GET /credentials/{id}/targets), read when the list is opened. */
+function UsedBy({ credential }: { credential: Credential }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>Targets</summary>
+      {open && <UsedByTargets id={credential.id} />}
+    </details>
+  );
+}
+
+function UsedByTargets({ id }: { id: string }) {
+  const targets = useLoad(() => api<Page<CredentialUse>>(`credentials/${id}/targets?size=100`), [id]);
+  return (
+    <States loaded={targets} empty={(p) => p.data.length === 0}>
+      {(p) => (
+        <ul className="plain">
+          {p.data.map((t) => (
+            <li key={t.id}>
+              <Link to={`/discovery?target=${t.id}`}>{t.name}</Link>
+              {!t.enabled && <span className="muted"> (disabled)</span>}
+            </li>
+          ))}
+          {p.total > p.data.length && <li className="muted">and {p.total - p.data.length} more</li>}
+        </ul>
+      )}
+    </States>
+  );
+}
+
+/** The credential tried at one address by its discovery method (POST /credentials/{id}/test): the outcome and the error codes. */
+function TestAt({ credential }: { credential: Credential }) {
+  const [address, setAddress] = useState('');
+  const [port, setPort] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<CredentialTestOutcome>();
+  const [error, setError] = useState<ApiError>();
+  const run = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      setResult((await api<{ data: CredentialTestOutcome }>(`credentials/${credential.id}/test`, { method: 'POST', body: { address: address.trim(), ...(port ? { port: Number(port) } : {}) } })).data);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure : new ApiError(0, 'Error', String(failure)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <details>
+      <summary>Test</summary>
+      <form className="inline-form" onSubmit={(e) => void run(e)}>
+        <label className="inline"><span>Address</span><input value={address} required placeholder="10.20.1.15" onChange={(e) => setAddress(e.target.value)} /></label>
+        <label className="inline"><span>Port</span><input type="number" min={1} max={65535} value={port} placeholder="the method's" onChange={(e) => setPort(e.target.value)} /></label>
+        <button type="submit" disabled={busy}>{busy ? 'Testing…' : `Test ${credential.name}`}</button>
+      </form>
+      <ErrorBox error={error} labels={{ address: 'Address', port: 'Port' }} />
+      {result && (
+        <p role="status" data-outcome={result.outcome}>
+          <span className={result.outcome === 'SUCCEEDED' ? 'status active' : 'status failed'}>{result.outcome === 'SUCCEEDED' ? 'Worked' : 'Failed'}</span>{' '}
+          {result.method} at {result.address}:{result.port}
+          {result.errors.map((x) => <span key={`${x.stage}:${x.code}`}> · <code>{x.code}</code> {x.message}</span>)}
+        </p>
+      )}
+    </details>
+  );
+}
+
 export function CredentialsPage() {
   usePageTitle('Credentials');
   const { has } = useSession();
@@ -96,6 +168,8 @@ export function CredentialsPage() {
     { key: 'kind', label: 'Kind', render: (c) => c.kind },
     { key: 'patterns', label: 'Match patterns', render: (c) => `${c.matchPatterns.join(', ') || '—'}${c.allowBroadMatch ? ' (broad allowed)' : ''}` },
     { key: 'secrets', label: 'Secrets set', render: (c) => (c.secretFields ?? []).join(', ') || '—' },
+    { key: 'used', label: 'Named by', render: (c) => <UsedBy credential={c} /> },
+    { key: 'test', label: 'Try it', render: (c) => <TestAt credential={c} /> },
     { key: 'updated', label: 'Updated', render: (c) => when(c.updatedAt) },
     {
       key: 'actions',
