@@ -6,7 +6,8 @@
 # procps and perl (the lab hosts' init), virsh (libvirt-clients: its built-in test driver is the
 # libvirt host of the LIBVIRT tests), podman and busybox-static (a container and its image on a lab
 # host, for the CONTAINERS tests); bind9 and dnsutils (the DNS server of the DNS tests, and dig);
-# kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); Go
+# kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); nmap, cups-daemon,
+# mosquitto, nginx and postgresql-15 (the fingerprint lab); Go
 # and govmomi's sources (the vCenter simulator). Installed when
 # missing and we are root; otherwise named in a clear message (the peer tests then say they did
 # not run; Java and Maven are required).
@@ -38,6 +39,13 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 # The DHCP server of the DHCP connector's tests (its lease_cmds hook comes with kea-dhcp4-server) and its control agent.
 [ -x /usr/sbin/kea-dhcp4 ] || peers+=(kea-dhcp4-server)
 [ -x /usr/sbin/kea-ctrl-agent ] || peers+=(kea-ctrl-agent)
+# The fingerprint lab (FINGERPRINT's tests and benchmark): nmap, and what it recognises: CUPS's cupsd
+# (a printer), mosquitto (an IoT device), nginx and PostgreSQL (a server).
+[ -x /usr/bin/nmap ] || peers+=(nmap)
+[ -x /usr/sbin/cupsd ] || peers+=(cups-daemon)
+[ -x /usr/sbin/mosquitto ] || peers+=(mosquitto)
+[ -x /usr/sbin/nginx ] || peers+=(nginx)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || peers+=(postgresql-15)
 # The vCenter simulator (tools/vcsim): govmomi's simulator package, built with Debian's Go.
 command -v go >/dev/null 2>&1 || peers+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/vmware/govmomi/simulator ] || peers+=(golang-github-vmware-govmomi-dev)

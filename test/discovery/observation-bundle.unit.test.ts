@@ -55,7 +55,7 @@ describe('translateRun', () => {
     expect(bundle.software).toEqual([{ packageName: 'bash', version: '5.2', asset: '10.0.0.10' }]);
     expect(factSets.get('10.0.0.10')?.map((s) => s.source)).toEqual(['ssh', 'sweep']);
     expect(factSets.get('10.0.0.10#openssh-server')?.map((s) => s.source)).toEqual(['ssh']);
-    expect(reads).toEqual({ software: ['10.0.0.10'], services: { assets: ['10.0.0.10'], connector: 'SSH' }, communications: ['10.0.0.10'], estates: [] });
+    expect(reads).toEqual({ software: ['10.0.0.10'], services: [{ assets: ['10.0.0.10'], connector: 'SSH' }], communications: ['10.0.0.10'], estates: [] });
   });
 
   it('when a host listens on the port of a connection, the remote end is the client; the connector\'s own SSH session is left out', () => {
@@ -71,7 +71,7 @@ describe('translateRun', () => {
     const { bundle, reads } = translateRun([result('10.0.0.10', { attempted: ['SSH'], observations: [partial] })], context());
     expect(bundle.processes).toEqual([]);
     expect(bundle.links).toEqual([]);
-    expect(reads).toEqual({ software: [], services: { assets: [], connector: 'SSH' }, communications: [], estates: [] });
+    expect(reads).toEqual({ software: [], services: [{ assets: [], connector: 'SSH' }], communications: [], estates: [] });
   });
 
   it('when an address only answered the sweep, an unknown one becomes an UNKNOWN_ENDPOINT and a known one is seen again', () => {

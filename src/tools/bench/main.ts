@@ -9,6 +9,8 @@
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
 //   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
 //              answer, and inventoried by the whole service (needs root).
+//   fingerprint: a lab /24 fingerprinted with nmap by the whole service (time, hosts, services
+//              named), beside one bare nmap -sV over the same hosts (needs root).
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
 //              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
 //   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow,
@@ -18,6 +20,7 @@
 import { parseArgs } from 'node:util';
 import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
+import { fingerprintBench } from './fingerprint.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
@@ -35,6 +38,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
   dhcp: () => dhcpBench(),
+  fingerprint: () => fingerprintBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../platform/project-root.js';
+import { fingerprintHostSpecs, startFingerprintHosts, type FingerprintLab } from './fingerprint-lab.js';
 
 const run = promisify(execFile);
 const PREFIX = 'invt';
@@ -32,7 +33,7 @@ export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
 /** h1's lldpd has its control socket here (lldpd -u), not at the default place. */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
-const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent', '/usr/bin/nmap', '/usr/sbin/cupsd', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/postgres'];
 
 export interface TestHost {
   name: string;
@@ -56,6 +57,8 @@ export interface TestNetworkOptions {
   dhcpServer?: boolean;
   /** With dhcpServer: that many more active leases in the lease file, on 10.80.0.0/16 (for figures). */
   dhcpExtraLeases?: number;
+  /** The fingerprint lab's hosts (fingerprint-lab.ts): a printer, an IoT device, an SNMP-only switch and a server. */
+  fingerprintHosts?: boolean;
 }
 
 /** dhcp's address; its control agent answers on DHCP_AGENT_PORT. */
@@ -206,6 +209,8 @@ export interface TestNetwork {
   dhcp?: TestHost & { leases(): Promise<LabLease[]> };
   /** The hosts of `extraHosts`, e1..eN. */
   extraHosts: TestHost[];
+  /** With fingerprintHosts. */
+  fingerprint?: FingerprintLab;
   /** The private key of SCAN_USER (OpenSSH format). */
   privateKey: string;
   /** An address on the subnet where nothing is. */
@@ -310,7 +315,7 @@ interface HostSpec {
 const EXTRA_HOSTS_FROM = 101;
 const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
-export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0 }: TestNetworkOptions = {}): Promise<TestNetwork> {
+export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0, fingerprintHosts = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   await takeLock();
   await cleanUp();
@@ -336,7 +341,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
     await rm(LOCK, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases }, stop);
+    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, fingerprintHosts }, stop);
   } catch (error) {
     await stop();
     throw error;
@@ -344,7 +349,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
 }
 
 async function build(dir: string, inits: ChildProcess[], privateKey: string, options: Required<TestNetworkOptions>, stop: () => Promise<void>): Promise<TestNetwork> {
-  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases } = options;
+  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, fingerprintHosts } = options;
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
@@ -352,6 +357,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     { name: 'sw', octet: 13, lldpPorts: 'swp1,swp2', extra: '' },
     ...(dnsServer ? [{ name: 'ns', octet: 14, extra: await writeDnsServer(path.join(dir, 'ns')) }] : []),
     ...(dhcpServer ? [{ name: 'dhcp', octet: 15, extra: await writeDhcpServer(path.join(dir, 'dhcp'), dhcpExtraLeases) }] : []),
+    ...(fingerprintHosts ? fingerprintHostSpecs() : []),
     ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
   ];
   const all = new Map<string, TestHost>();
@@ -441,6 +447,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     if (dhcpServer) await sh(`ip netns exec ${PREFIX}-dhcp sh -c 'ss -Hlnt | grep -q ":${DHCP_AGENT_PORT} " && test -S ${dir}/dhcp/kea4.sock'`);
   }, 'sshd, snmpd, redis-server (and named, Kea) listening in every host');
   if (dhcpServer) await startDhcpClients(path.join(dir, 'dhcp'));
+  const fingerprint = fingerprintHosts ? await startFingerprintHosts(all, dir) : undefined;
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
   await hosts.h1.exec(`redis-cli -h ${SUBNET}.12 subscribe inventory > /dev/null 2>&1 &`);
@@ -463,6 +470,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     extraHosts: [...all.values()].slice(specs.length - extraHosts),
     ...(dnsServer ? { dns: byName('ns') } : {}),
     ...(dhcpServer ? { dhcp: { ...byName('dhcp'), leases: () => labLeases(path.join(dir, 'dhcp')) } } : {}),
+    ...(fingerprint ? { fingerprint } : {}),
     privateKey,
     emptyAddress: `${SUBNET}.99`,
     stop,
