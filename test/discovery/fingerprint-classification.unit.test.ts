@@ -2,11 +2,14 @@
 // that Debian's nmap 7.93 made of the fingerprint lab's hosts (test/fixtures/fingerprint/, captured
 // with the connector's own arguments: prn runs CUPS, iot mosquitto, l2sw snmpd alone with a
 // switch's sysDescr, srv OpenSSH, nginx and PostgreSQL, h1 OpenSSH and snmpd), and on reports made
-// hostile (too many ports, not XML). The lab test (fingerprint-discovery) runs nmap itself.
-import { readFileSync } from 'node:fs';
+// hostile (too many ports, not XML); and the child process's bounds, with programs that stand in for
+// an nmap gone wrong. The lab test (fingerprint-discovery) runs nmap itself.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { classify, servicesOf } from '../../src/features/discovery/connectors/fingerprint/device-class.js';
 import { MAX_PORTS, parseNmapReport, type NmapHost } from '../../src/features/discovery/connectors/fingerprint/nmap-report.js';
-import { nmapArguments } from '../../src/features/discovery/connectors/fingerprint/nmap-run.js';
+import { MAX_REPORT_OCTETS, nmapArguments, runNmap } from '../../src/features/discovery/connectors/fingerprint/nmap-run.js';
 
 const report = (name: string) => parseNmapReport(readFileSync(new URL(`../fixtures/fingerprint/${name}.xml`, import.meta.url), 'utf8')) as NmapHost;
 const TABLE: Record<string, string> = { 'tcp/1883': 'mqtt', 'udp/161': 'snmp' };
@@ -107,5 +110,48 @@ describe("nmap's arguments", () => {
     expect(args.slice(-2)).toEqual(['--', '10.0.0.5']);
     expect(args).toEqual(expect.arrayContaining(['-oX', '-', '-sV', '--version-intensity', '7', '--host-timeout', '90s']));
     expect(args[args.indexOf('-p') + 1]).toBe(process.getuid?.() === 0 ? 'T:22,631,U:161' : 'T:22,631');
+  });
+});
+
+describe('the nmap child process', () => {
+  const options = { address: '10.0.0.5', tcpPorts: [22], udpPorts: [], intensity: 7, osDetection: false, timeoutMs: 60_000 };
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'fingerprint-nmap-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const program = (name: string, script: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, `#!/bin/sh\n${script}\n`);
+    chmodSync(file, 0o755);
+    return file;
+  };
+
+  it('is NOT_INSTALLED where the program is not there', async () => {
+    expect(await runNmap({ ...options, program: path.join(os.tmpdir(), 'no-such-dir', 'nmap') })).toMatchObject({ failure: 'NOT_INSTALLED' });
+  });
+
+  it('is stopped once its report passes MAX_REPORT_OCTETS', async () => {
+    const run = await runNmap({ ...options, program: program('chatty-nmap', 'exec yes "<port/>"') });
+    expect(run).toMatchObject({ failure: 'TOO_LARGE', message: expect.stringContaining(String(MAX_REPORT_OCTETS)) });
+  });
+
+  it('is killed at its time-out and on a cancel, and says which', async () => {
+    const pidFile = path.join(dir, 'pid');
+    const slow = program('slow-nmap', `echo $$ > ${pidFile}; exec sleep 60`);
+    expect(await runNmap({ ...options, program: slow, timeoutMs: 500 })).toMatchObject({ failure: 'TIMEOUT' });
+    const cancel = new AbortController();
+    const running = runNmap({ ...options, program: slow, signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 300);
+    expect(await running).toMatchObject({ failure: 'CANCELLED' });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    // The child is gone (SIGKILL): signalling it fails.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('is FAILED with its last words when it exits with an error', async () => {
+    const failing = program('failing-nmap', 'echo "QUITTING! something broke" >&2; exit 1');
+    expect(await runNmap({ ...options, program: failing })).toMatchObject({ failure: 'FAILED', message: expect.stringContaining('QUITTING! something broke') });
   });
 });

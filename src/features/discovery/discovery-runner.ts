@@ -147,10 +147,16 @@ export class DiscoveryRunner {
     let lastReport = 0;
     // A cancel also stops what the connectors run for the addresses in hand (nmap).
     const cancel = new AbortController();
+    // A report that fails (the store slow or away for a moment) costs nothing but itself: the next one
+    // renews the lease, and the load that follows sees a cancel in any case (beginLoad).
     const report = async (force: boolean) => {
       if (!force && Date.now() - lastReport < PROGRESS_EVERY_MS) return;
       lastReport = Date.now();
-      cancelled = (await this.runs.progress(runId, done, target.addressCount, this.settings.leaseMs)) || cancelled;
+      try {
+        cancelled = (await this.runs.progress(runId, done, target.addressCount, this.settings.leaseMs)) || cancelled;
+      } catch (error) {
+        this.logger.warn('discovery progress not recorded', { runId, error });
+      }
       if (cancelled) cancel.abort();
     };
     const hosts = new HostLimits(target);
@@ -163,7 +169,7 @@ export class DiscoveryRunner {
     };
     await report(true);
     // Progress is reported while every worker waits on a slow host too: the lease is renewed, and a cancel is seen.
-    const heartbeat = setInterval(() => void report(false).catch(() => undefined), PROGRESS_EVERY_MS);
+    const heartbeat = setInterval(() => void report(false), PROGRESS_EVERY_MS);
     try {
       await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
     } finally {
