@@ -8,7 +8,8 @@
 # host, for the CONTAINERS tests); bind9 and dnsutils (the DNS server of the DNS tests, and dig);
 # kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); slapd, ldap-utils,
 # samba and samba-ad-provision (OpenLDAP and Samba's Active Directory domain controller, the
-# directories of the LDAP tests, and ldapsearch); Go
+# directories of the LDAP tests, and ldapsearch); nmap, cups-daemon, mosquitto, nginx and
+# postgresql-15 (the fingerprint lab); Go
 # and govmomi's sources (the vCenter simulator). Installed when
 # missing and we are root; otherwise named in a clear message (the peer tests then say they did
 # not run; Java and Maven are required).
@@ -45,6 +46,13 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 [ -x /usr/bin/ldapsearch ] || peers+=(ldap-utils)
 [ -x /usr/sbin/samba ] || peers+=(samba)
 [ -d /usr/share/samba/setup/ad-schema ] || peers+=(samba-ad-provision)
+# The fingerprint lab (FINGERPRINT's tests and benchmark): nmap, and what it recognises: CUPS's cupsd
+# (a printer), mosquitto (an IoT device), nginx and PostgreSQL (a server).
+[ -x /usr/bin/nmap ] || peers+=(nmap)
+[ -x /usr/sbin/cupsd ] || peers+=(cups-daemon)
+[ -x /usr/sbin/mosquitto ] || peers+=(mosquitto)
+[ -x /usr/sbin/nginx ] || peers+=(nginx)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || peers+=(postgresql-15)
 # The vCenter simulator (tools/vcsim): govmomi's simulator package, built with Debian's Go.
 command -v go >/dev/null 2>&1 || peers+=(golang-go)
 [ -d /usr/share/gocode/src/github.com/vmware/govmomi/simulator ] || peers+=(golang-github-vmware-govmomi-dev)

@@ -312,6 +312,9 @@ export const SETTINGS = {
   discoverySnmpMaxRows: setting('service.discovery.snmp-max-rows', int(10, 1_000_000), 'The most rows read from one SNMP table; more leaves that table incomplete.', {
     default: 20_000,
   }),
+  discoveryNmapPath: setting('service.discovery.nmap-path', z.string().min(1).max(4096), 'The nmap program that FINGERPRINT runs (a name on the PATH, or an absolute path).', {
+    default: 'nmap',
+  }),
   discoveryVcenterPageSize: setting('service.discovery.vcenter-page-size', int(10, 10_000), 'Objects per page of a vCenter PropertyCollector read (RetrievePropertiesEx maxObjects).', {
     default: 500,
   }),

@@ -14,8 +14,10 @@ describe('the connector registry', () => {
     }
     expect(schemas.NewTarget.properties.methods.maxItems).toBe(CONNECTORS.length);
     const inventory = INVENTORY_CONNECTORS.map((c) => c.method);
-    expect(Object.keys(schemas.TargetPortsInput.properties)).toEqual(inventory);
-    expect(schemas.Target.properties.ports.required).toEqual(inventory);
+    // FINGERPRINT has no port: nmap probes the ports of its settings.
+    const withPort = INVENTORY_CONNECTORS.filter((c) => 'defaultPort' in c).map((c) => c.method);
+    expect(Object.keys(schemas.TargetPortsInput.properties)).toEqual(withPort);
+    expect(schemas.Target.properties.ports.required).toEqual(withPort);
     expect(Object.keys(schemas.TargetSettings.properties).sort()).toEqual(INVENTORY_CONNECTORS.filter((c) => c.settings).map((c) => c.method).sort());
     // The methods that got into a host of a run.
     expect(api.paths['/api/v1/discovery/runs/{runId}/hosts'].get.responses['200'].content['application/json'].schema.allOf[1].properties.data.items.properties.methods.items.enum).toEqual(inventory);
@@ -33,9 +35,10 @@ describe('the connector registry', () => {
     expect(credentialKindsOf('DNS')).toEqual(['DNS_TSIG']);
     expect(credentialKindsOf('DHCP')).toEqual(['HTTP_BASIC']);
     expect(credentialKindsOf('LDAP')).toEqual(['LDAP_BIND']);
-    // DNS and DHCP are tried without a credential (a TSIG key, or a user of Kea's control agent, only where the server asks for one).
-    expect(INVENTORY_CONNECTORS.filter((c) => c.credentialsOptional).map((c) => c.method)).toEqual(['DNS', 'DHCP']);
-    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, c.defaultPort]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, LDAP: 636, KUBERNETES: 6443 });
+    expect(credentialKindsOf('FINGERPRINT')).toEqual([]);
+    // DNS and DHCP are tried without a credential (a TSIG key, or a user of Kea's control agent, only where the server asks for one); FINGERPRINT never takes one.
+    expect(INVENTORY_CONNECTORS.filter((c) => c.credentialsOptional).map((c) => c.method)).toEqual(['DNS', 'DHCP', 'FINGERPRINT']);
+    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, 'defaultPort' in c ? c.defaultPort : null]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, LDAP: 636, KUBERNETES: 6443, FINGERPRINT: null });
   });
 
   it('names only error codes that exist', () => {

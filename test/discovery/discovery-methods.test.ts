@@ -37,7 +37,7 @@ describe('the discovery methods', () => {
       if (c.stage === 'probe') {
         expect(served).toMatchObject({ defaultPort: null, credentialKinds: [], credentialsOptional: false, triedWhere: null, settings: null });
       } else {
-        expect(served).toMatchObject({ defaultPort: c.defaultPort, credentialKinds: [...c.credentialKinds], credentialsOptional: 'credentialsOptional' in c && c.credentialsOptional === true, triedWhere: c.triedWhere });
+        expect(served).toMatchObject({ defaultPort: 'defaultPort' in c ? c.defaultPort : null, credentialKinds: [...c.credentialKinds], credentialsOptional: 'credentialsOptional' in c && c.credentialsOptional === true, triedWhere: c.triedWhere });
         expect(served.settings).toEqual('settings' in c ? z.toJSONSchema(c.settings) : null);
       }
     }
@@ -45,7 +45,7 @@ describe('the discovery methods', () => {
     expect(vcenter?.settings).toMatchObject({ type: 'object', additionalProperties: false, properties: { verifyCertificate: { type: 'boolean' }, caCertificate: { type: 'string', maxLength: 20000 } } });
     expect(methods.find((m) => m.method === 'SSH')).toMatchObject({ defaultPort: 22, credentialKinds: ['SSH_KEY', 'SSH_PASSWORD'], triedWhere: 'port-answered', settings: null });
     expect(methods.find((m) => m.method === 'SNMP')).toMatchObject({ defaultPort: 161, triedWhere: 'always' });
-    expect(methods.filter((m) => m.credentialsOptional).map((m) => m.method)).toEqual(['DNS', 'DHCP']);
+    expect(methods.filter((m) => m.credentialsOptional).map((m) => m.method)).toEqual(['DNS', 'DHCP', 'FINGERPRINT']);
   });
 
   it("names each connector's own error codes with their meaning; with the shared ones, they are every code", () => {

@@ -55,7 +55,7 @@ describe('translateRun', () => {
     expect(bundle.software).toEqual([{ packageName: 'bash', version: '5.2', asset: '10.0.0.10' }]);
     expect(factSets.get('10.0.0.10')?.map((s) => s.source)).toEqual(['ssh', 'sweep']);
     expect(factSets.get('10.0.0.10#openssh-server')?.map((s) => s.source)).toEqual(['ssh']);
-    expect(reads).toEqual({ software: ['10.0.0.10'], services: { assets: ['10.0.0.10'], connector: 'SSH' }, communications: ['10.0.0.10'], estates: [] });
+    expect(reads).toEqual({ software: ['10.0.0.10'], services: [{ assets: ['10.0.0.10'], connector: 'SSH' }], communications: ['10.0.0.10'], estates: [] });
   });
 
   it('when a host listens on the port of a connection, the remote end is the client; the connector\'s own SSH session is left out', () => {
@@ -71,7 +71,7 @@ describe('translateRun', () => {
     const { bundle, reads } = translateRun([result('10.0.0.10', { attempted: ['SSH'], observations: [partial] })], context());
     expect(bundle.processes).toEqual([]);
     expect(bundle.links).toEqual([]);
-    expect(reads).toEqual({ software: [], services: { assets: [], connector: 'SSH' }, communications: [], estates: [] });
+    expect(reads).toEqual({ software: [], services: [{ assets: [], connector: 'SSH' }], communications: [], estates: [] });
   });
 
   it('when an address only answered the sweep, an unknown one becomes an UNKNOWN_ENDPOINT and a known one is seen again', () => {
@@ -94,5 +94,37 @@ describe('translateRun', () => {
     const partial = translateRun([result('10.0.0.5', { attempted: ['VCENTER'], estates: [vcenterEstate(false)] })], context());
     expect(partial.reads.estates).toEqual([{ scope: 'VCENTER:10.0.0.5:443', members: ['VCENTER:10.0.0.5:443|vc', 'VCENTER:10.0.0.5:443|esx1'] }]);
     expect(keysOfAddress(result('10.0.0.5', { estates: [vcenterEstate(true)] }))).toEqual(['10.0.0.5', 'VCENTER:10.0.0.5:443|vc']);
+  });
+
+  describe("a fingerprint's facts and services at an address (AddressFacts with a type and services)", () => {
+    const fingerprint = (address: string, complete = true): AddressResult['addressFacts'] => [{
+      method: 'FINGERPRINT',
+      addresses: [{
+        address, assetType: 'PRINTER', macAddresses: ['02:00:00:00:00:16'], attributes: { deviceClass: 'PRINTER', deviceClassConfidence: 0.7 }, evidence: { fingerprintEvidence: { deviceClass: 'PRINTER' } },
+        services: { rows: [{ serviceName: 'ipp:631', product: 'CUPS', version: '2.4', state: 'open', listenPorts: [{ protocol: 'tcp', port: 631 }], sourceConnector: 'FINGERPRINT' }], complete },
+      }],
+    }];
+
+    it('are facts of source fingerprint, the type among them, on an entry that matches any category (never identity by the class), with its services, whose scope it retires', () => {
+      const { bundle, factSets, reads } = translateRun([result('10.0.0.16', { attempted: ['FINGERPRINT'], addressFacts: fingerprint('10.0.0.16') })], context({ known: new Map([['10.0.0.16', 'asset-1']]) }));
+      expect(bundle.assets).toEqual([expect.objectContaining({ key: '10.0.0.16', assetType: 'UNKNOWN_ENDPOINT', macAddresses: ['02:00:00:00:00:16'] })]);
+      expect(factSets.get('10.0.0.16')).toEqual([{ source: 'fingerprint', values: expect.objectContaining({ assetType: 'PRINTER', 'custom.deviceClass': 'PRINTER', 'custom.deviceClassConfidence': 0.7, fingerprintEvidence: { deviceClass: 'PRINTER' } }) }]);
+      expect(bundle.services).toEqual([expect.objectContaining({ asset: '10.0.0.16', serviceName: 'ipp:631', product: 'CUPS', sourceConnector: 'FINGERPRINT' })]);
+      expect(reads.services).toContainEqual({ assets: ['10.0.0.16'], connector: 'FINGERPRINT' });
+    });
+
+    it('load the services read, but retire none of its own, where the read was truncated', () => {
+      const { bundle, reads } = translateRun([result('10.0.0.16', { attempted: ['FINGERPRINT'], addressFacts: fingerprint('10.0.0.16', false) })], context());
+      expect(bundle.services).toHaveLength(1);
+      expect(reads.services?.find((s) => s.connector === 'FINGERPRINT')).toBeUndefined();
+    });
+
+    it("give way to SSH's services where SSH read the host's in full: none of the fingerprint's is loaded, and its rows there are retired", () => {
+      const { bundle, factSets, reads } = translateRun([result('10.0.0.10', { attempted: ['SSH', 'FINGERPRINT'], observations: [sshHost('10.0.0.10')], addressFacts: fingerprint('10.0.0.10') })], context());
+      expect(bundle.services?.map((s) => s.serviceName)).toEqual(['postgresql.service']);
+      expect(bundle.assets.find((a) => a.key === '10.0.0.10')?.assetType).toBe('VM');
+      expect(factSets.get('10.0.0.10')?.map((s) => s.source)).toEqual(['ssh', 'fingerprint']);
+      expect(reads.services).toEqual([{ assets: ['10.0.0.10'], connector: 'SSH' }, { assets: ['10.0.0.10'], connector: 'FINGERPRINT' }]);
+    });
   });
 });

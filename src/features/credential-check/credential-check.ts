@@ -39,6 +39,8 @@ export class CredentialCheck {
     const parsed = connector.settings?.safeParse({});
     if (parsed && !parsed.success) throw bad('credentialId', `${connector.method} needs a target's settings to run: test it from a target.`);
     const port = request.port ?? connector.defaultPort;
+    // Every method that takes a credential has a port (FINGERPRINT, which has none, takes none).
+    if (port === undefined) throw bad('port', `${connector.method} has no default port: name one.`);
     const result = await connector.collect(
       { address: request.address, credentials: [credential], port, settings: parsed?.data ?? {}, deadline: Date.now() + this.environment.config.discoveryHostTimeoutMs, probe: () => Promise.resolve(false) },
       this.environment,

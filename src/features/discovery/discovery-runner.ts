@@ -7,7 +7,7 @@
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
-import type { ConnectorEnvironment } from './connectors/connector.js';
+import type { ConnectorEnvironment, InventoryConnector } from './connectors/connector.js';
 import { INVENTORY_CONNECTORS, type InventoryMethod } from './connectors/registry.js';
 import type { CredentialOffer, RunCredentials } from './credential-offer.js';
 import type { HostStateStore } from './host-state-store.js';
@@ -55,6 +55,22 @@ function semaphore(size: number) {
       else free++;
     }
   };
+}
+
+/** The hosts each method with a per-run limit (maxHostsPerRun) was tried at in one run. */
+class HostLimits {
+  private readonly tried = new Map<string, number>();
+
+  constructor(private readonly target: TargetRecord) {}
+
+  /** Counts a host for the method; past its limit, the limit (and whether this is the first host left out). */
+  take(connector: InventoryConnector): { max: number; first: boolean } | undefined {
+    if (!connector.maxHostsPerRun) return undefined;
+    const max = connector.maxHostsPerRun(this.target.settings[connector.method] ?? {});
+    const count = this.tried.get(connector.method) ?? 0;
+    this.tried.set(connector.method, count + 1);
+    return count < max ? undefined : { max, first: count === max };
+  }
 }
 
 export class DiscoveryRunner {
@@ -129,20 +145,36 @@ export class DiscoveryRunner {
     let done = 0;
     let cancelled = false;
     let lastReport = 0;
+    // A cancel also stops what the connectors run for the addresses in hand (nmap).
+    const cancel = new AbortController();
+    // A report that fails (the store slow or away for a moment) costs nothing but itself: the next one
+    // renews the lease, and the load that follows sees a cancel in any case (beginLoad).
     const report = async (force: boolean) => {
       if (!force && Date.now() - lastReport < PROGRESS_EVERY_MS) return;
       lastReport = Date.now();
-      cancelled = (await this.runs.progress(runId, done, target.addressCount, this.settings.leaseMs)) || cancelled;
+      try {
+        cancelled = (await this.runs.progress(runId, done, target.addressCount, this.settings.leaseMs)) || cancelled;
+      } catch (error) {
+        this.logger.warn('discovery progress not recorded', { runId, error });
+      }
+      if (cancelled) cancel.abort();
     };
+    const hosts = new HostLimits(target);
     const worker = async () => {
       for (let next = tasks.next(); !next.done && !cancelled; next = tasks.next()) {
-        results.push(await this.scanAddress(next.value, target, sweepOptions, credentials, inventory));
+        results.push(await this.scanAddress(next.value, target, sweepOptions, credentials, inventory, hosts, cancel.signal));
         done++;
         await report(false);
       }
     };
     await report(true);
-    await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
+    // Progress is reported while every worker waits on a slow host too: the lease is renewed, and a cancel is seen.
+    const heartbeat = setInterval(() => void report(false), PROGRESS_EVERY_MS);
+    try {
+      await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
+    } finally {
+      clearInterval(heartbeat);
+    }
     await report(true);
     return cancelled ? 'CANCELLED' : { results, runErrors, credentialsTried: [...credentials.values()].flatMap((c) => [...c.offered]) };
   }
@@ -153,6 +185,8 @@ export class DiscoveryRunner {
     sweepOptions: SweepOptions,
     credentials: Map<InventoryMethod, RunCredentials>,
     inventory: ReturnType<typeof semaphore>,
+    hosts: HostLimits,
+    signal: AbortSignal,
   ): Promise<AddressResult> {
     const result: AddressResult = { address: task.address, responding: false, openPorts: [], attempted: [], observations: [], errors: [] };
     let swept: Awaited<ReturnType<typeof sweep>> | undefined;
@@ -186,8 +220,13 @@ export class DiscoveryRunner {
           result.attempted.push(method);
           continue;
         }
+        const limit = hosts.take(connector);
+        if (limit !== undefined) {
+          if (limit.first) result.errors.push({ address: result.address, method, stage: 'connect', code: 'HOST_LIMIT_REACHED', message: `${method} was tried at the ${limit.max} hosts the target's settings.${method}.maxHosts allow; this address and the later ones were left out of it.` });
+          continue;
+        }
         const probe = async (address: string) => (await sweep(address, sweepOptions)).responding;
-        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, port, settings: target.settings[method] ?? {}, deadline, probe };
+        const request = { address: result.address, ...(hostname ? { hostname } : {}), credentials: offered, port, settings: target.settings[method] ?? {}, deadline, probe, signal };
         const tried = offered.length > 0 || connector.credentialsOptional === true;
         // Without a credential, an optional one's offer says only what went wrong with those there were.
         const offerErrors = offered.length ? errors : errors.filter((e) => e.code !== 'NO_CREDENTIALS');

@@ -3,7 +3,9 @@
 // untrusted-text.ts); the runner merges the observations of one address and loads them through
 // the import path. `complete` names the scopes observed in full: only those may retire data.
 // A connector that reads a whole estate from one address (a vCenter) answers an EstateObservation;
-// one that reads facts of other addresses (DNS: the names a zone gives them) answers AddressFacts.
+// one that reads facts of other addresses (DNS: the names a zone gives them) answers AddressFacts,
+// and so does one that cannot tell which asset holds its own address (FINGERPRINT: a printer's
+// facts go on whatever asset holds the address, a host SSH knows too).
 // The connectors import this module and the registry imports them: nothing here imports the registry.
 import type { AssetType } from '../inventory/asset-taxonomy.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
@@ -15,7 +17,7 @@ import type { RunError } from './run-record.js';
 export type ScanMethod = string;
 
 /** The asset types a connector may classify a host as. */
-export type ObservedType = Extract<AssetType, 'PHYSICAL_HOST' | 'VM' | 'CONTAINER' | 'SERVER' | 'NETWORK_DEVICE' | 'PRINTER'>;
+export type ObservedType = Extract<AssetType, 'PHYSICAL_HOST' | 'VM' | 'CONTAINER' | 'SERVER' | 'NETWORK_DEVICE' | 'PRINTER' | 'IOT_DEVICE'>;
 
 export type ObservedPackage = Omit<PackageRow, 'assetId'>;
 export type ObservedService = Omit<ServiceRow, 'assetId'>;
@@ -120,7 +122,7 @@ export interface EstateObservation {
   complete: boolean;
 }
 
-/** What a connector read of the assets at other addresses than the one it asked: their names (DNS), their leases (DHCP). */
+/** What a connector read of the assets at addresses, by address: their names (DNS), their leases (DHCP), what answers there (FINGERPRINT). */
 export interface AddressFacts {
   method: ScanMethod;
   /** Each address with its FQDN and other facts: loaded onto the asset that holds the address, or a new UNKNOWN_ENDPOINT. */
@@ -135,9 +137,16 @@ export interface AddressFactsEntry {
   macAddresses?: string[];
   hostname?: string;
   fqdn?: string;
-  attributes: Record<string, string>;
-  /** Facts kept as evidence only (GET /assets/{id}/provenance), never a field of the asset: DHCP's dhcpLease:<address>. */
+  /** What the connector took the asset for (FINGERPRINT's device class): a fact of its own rank, never identity. */
+  assetType?: ObservedType;
+  attributes: Record<string, string | number>;
+  /** Facts kept as evidence only (GET /assets/{id}/provenance), never a field of the asset: DHCP's dhcpLease:<address>, FINGERPRINT's fingerprintEvidence. */
   evidence?: Record<string, unknown>;
+  /**
+   * The services that answer there (FINGERPRINT), loaded where no method of the run read the
+   * host's own services; `complete` (every port asked was read) lets the method's earlier ones go.
+   */
+  services?: { rows: ObservedService[]; complete: boolean };
 }
 
 /** What a connector answers for one address: what it saw (if it got in), and what went wrong. */

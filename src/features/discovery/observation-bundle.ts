@@ -5,7 +5,7 @@
 // showed, and the scopes read completely, whose data the writer retires where no longer shown.
 import { CUSTOM_PREFIX, factValues, type FactSet } from '../inventory/asset-facts.js';
 import { categoryOf } from '../inventory/asset-taxonomy.js';
-import type { BundleAsset, BundleLink, BundleRelationship, CompleteReads, EstateScope, InventoryBundle } from '../inventory/inventory-bundle.js';
+import type { BundleAsset, BundleLink, BundleRelationship, CompleteReads, EstateScope, InventoryBundle, SubRecordScope } from '../inventory/inventory-bundle.js';
 import { inventoryConnector } from './connectors/registry.js';
 import type { AddressFacts, EstateObservation, HostObservation, ObservedScope, ScanMethod } from './host-observation.js';
 import type { RunError } from './run-record.js';
@@ -103,7 +103,8 @@ export function translateRun(results: AddressResult[], context: TranslationConte
   const estates = results.flatMap((r) => (r.estates ?? []).map((e) => ({ ...e, address: r.address })));
   const bundle = bundleOf(hosts, endpoints, estates, results, context.observedAt);
   const factSets = factSetsOf(bundle, results, endpoints, estates);
-  addAddressFacts(bundle, factSets, results.flatMap((r) => r.addressFacts ?? []));
+  const servicesRead = addAddressFacts(bundle, factSets, results.flatMap((r) => r.addressFacts ?? []), hosts);
+  const reads = retiredScopes(hosts);
   return {
     bundle: {
       ...bundle,
@@ -111,30 +112,41 @@ export function translateRun(results: AddressResult[], context: TranslationConte
       seen: swept.filter((r) => r.responding).flatMap((r) => context.known.get(r.address) ?? []),
     },
     factSets,
-    reads: { ...retiredScopes(hosts), estates: estates.map(estateScope) },
+    reads: { ...reads, services: [...(reads.services ?? []), ...servicesRead], estates: estates.map(estateScope) },
   };
 }
 
 /**
- * The facts connectors read of other addresses (DNS names, DHCP leases), each as its method's own,
- * on the entry of the address: the host or endpoint of the run at it, else a new entry known by its
- * addresses and MACs alone (matched to the asset that holds one, or a new UNKNOWN_ENDPOINT). The
- * names are facts, not identity: a name that moves to another address never merges two assets; a
- * DHCP client's MAC is the device's own, and follows it from address to address.
+ * The facts connectors read of addresses (DNS names, DHCP leases, a fingerprint), each as its
+ * method's own, on the entry of the address: the host or endpoint of the run at it, else a new entry
+ * known by its addresses and MACs alone (matched to the asset that holds one, or a new
+ * UNKNOWN_ENDPOINT: an entry whose category matches any, so that a type a connector guessed never
+ * splits an asset). The names and the type are facts, not identity: a name that moves to another
+ * address never merges two assets; a DHCP client's MAC is the device's own, and follows it from
+ * address to address. The services that answer at an address load where no method of the run read
+ * the host's own; where one did (SSH's word on its services is better), the connector's rows there
+ * are retired. The scopes to retire are answered.
  */
-function addAddressFacts(bundle: Required<Omit<InventoryBundle, 'seen' | 'links'>>, sets: Map<string, FactSet[]>, read: AddressFacts[]): void {
+function addAddressFacts(bundle: Required<Omit<InventoryBundle, 'seen' | 'links'>>, sets: Map<string, FactSet[]>, read: AddressFacts[], hosts: Map<string, HostObservation>): SubRecordScope[] {
   const entries = new Map(bundle.assets.map((a) => [a.key, a]));
+  const servicesRead = new Map<string, string[]>();
   for (const { method, addresses } of read) {
-    for (const { address, ipAddresses = [address], macAddresses, hostname, fqdn, attributes, evidence } of addresses) {
+    for (const { address, ipAddresses = [address], macAddresses, hostname, fqdn, assetType, attributes, evidence, services } of addresses) {
       if (!entries.has(address)) {
         const entry: BundleAsset = { key: address, assetType: 'UNKNOWN_ENDPOINT', displayName: fqdn ?? hostname ?? address, ipAddresses, ...(macAddresses ? { macAddresses } : {}), customAttributes: {} };
         entries.set(address, entry);
         bundle.assets.push(entry);
       }
-      const values = { ...factValues({ ...(hostname ? { hostname } : {}), ...(fqdn ? { fqdn } : {}), ...(macAddresses ? { macAddresses } : {}), ipAddresses, customAttributes: attributes }), ...evidence };
+      const values = { ...factValues({ ...(assetType ? { assetType } : {}), ...(hostname ? { hostname } : {}), ...(fqdn ? { fqdn } : {}), ...(macAddresses ? { macAddresses } : {}), ipAddresses, customAttributes: attributes }), ...evidence };
       sets.set(address, [...(sets.get(address) ?? []), { source: method.toLowerCase(), values }]);
+      if (!services) continue;
+      // Where a method read the host's own services, they replace the connector's: its rows there go.
+      const own = hosts.get(address)?.complete.has('services') === true;
+      if (!own) bundle.services.push(...services.rows.map((row) => ({ ...row, asset: address })));
+      if (own || services.complete) servicesRead.set(method, [...(servicesRead.get(method) ?? []), address]);
     }
   }
+  return [...servicesRead].map(([connector, assets]) => ({ assets, connector }));
 }
 
 function bundleOf(hosts: Map<string, HostObservation>, endpoints: AddressResult[], estates: EstateAt[], results: AddressResult[], observedAt: string): Required<Omit<InventoryBundle, 'seen' | 'links'>> {
@@ -270,7 +282,7 @@ function communications(hosts: Map<string, HostObservation>, { sshPort, ownAddre
  */
 function retiredScopes(hosts: Map<string, HostObservation>): Omit<CompleteReads, 'estates'> {
   const retiring = (scope: ObservedScope) => [...hosts].flatMap(([address, h]) => (h.complete.has(scope) && inventoryConnector(h.method)?.retires.includes(scope) ? [address] : []));
-  return { software: retiring('software'), services: { assets: retiring('services'), connector: 'SSH' }, communications: retiring('connections') };
+  return { software: retiring('software'), services: [{ assets: retiring('services'), connector: 'SSH' }], communications: retiring('connections') };
 }
 
 /**

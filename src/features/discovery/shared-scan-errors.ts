@@ -97,6 +97,21 @@ export const SHARED_ERRORS = {
       confidence: 'MEDIUM',
     },
   },
+  HOST_LIMIT_REACHED: {
+    description: "The run reached the method's limit of hosts per run (its settings' maxHosts); the addresses after it were not tried with that method.",
+    explanation: {
+      summary: "The run tried a method at as many hosts as the target's settings allow; the other addresses were left out of it.",
+      causes: [
+        "The target's range holds more live hosts than the method's settings.<METHOD>.maxHosts.",
+        'The range answers on addresses where no host is (a proxy ARP or a firewall that accepts every connection), each counted as a host.',
+      ],
+      actions: [
+        "Raise the target's settings.<METHOD>.maxHosts if the hosts are real.",
+        'Split the range into several targets, scanned at different times.',
+      ],
+      confidence: 'HIGH',
+    },
+  },
   CREDENTIAL_UNREADABLE: {
     description: 'A credential could not be decrypted with the configured vault keys.',
     explanation: {

@@ -27,7 +27,7 @@ export type TargetView = Omit<TargetRecord, 'createdAt' | 'updatedAt'> & { sshPo
 
 /** The view names every inventory method's port, its own or the default. */
 export function toTargetView(record: TargetRecord): TargetView {
-  const ports = Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, portOf(record, c.method)]));
+  const ports = Object.fromEntries(INVENTORY_CONNECTORS.flatMap((c) => (c.defaultPort === undefined ? [] : [[c.method, portOf(record, c.method)]])));
   return {
     ...record, sshPort: portOf(record, 'SSH'), snmpPort: portOf(record, 'SNMP'), ports, createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString(),
   };

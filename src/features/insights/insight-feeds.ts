@@ -58,7 +58,7 @@ const withinDays: FeedParameter = {
  * login (ssh, snmp), a name given to an address that answered (dns), an active lease (dhcp). A
  * manager's or a directory's word (vcenter, ldap, an import) is no sighting.
  */
-export const NETWORK_SOURCES = ['sweep', 'ssh', 'snmp', 'dns', 'dhcp'];
+export const NETWORK_SOURCES = ['sweep', 'ssh', 'snmp', 'dns', 'dhcp', 'fingerprint'];
 
 /** The types a directory holds computer objects for (and an endpoint not yet known to be one). */
 const DIRECTORY_TYPES = ['PHYSICAL_HOST', 'SERVER', 'VM', 'HYPERVISOR', 'UNKNOWN_ENDPOINT'];

@@ -1,5 +1,6 @@
 // Services (systemd units, or the listening programs where there is none), one row per asset and
-// service name: upserted, so that a row's id and first_seen_at survive restarts.
+// service name: upserted, so that a row's id and first_seen_at survive restarts. A fingerprint's
+// rows (nmap's service detection) also name the product and version that answer on the port.
 import { field, ON_HOST } from './asset-type-definition.js';
 import { subRecordKind } from './sub-record-kind.js';
 import type { ServiceRow } from './sub-record-rows.js';
@@ -18,6 +19,8 @@ export const discoveredServiceKind = subRecordKind({
     { name: 'start_mode', api: 'startMode', type: 'text', attribute: true, schemaKey: true },
     { name: 'listen_ports', api: 'listenPorts', type: 'ports', attribute: true, schemaKey: true },
     { name: 'source_connector', api: 'sourceConnector', type: 'text', attribute: true },
+    { name: 'product', api: 'product', type: 'text', attribute: true },
+    { name: 'version', api: 'version', type: 'text', attribute: true },
   ],
   firstSeen: 'first_seen_at',
   lastSeen: 'last_seen_at',
@@ -26,6 +29,6 @@ export const discoveredServiceKind = subRecordKind({
   export: { columns: ['serviceName', 'displayName', 'state', 'startMode', 'listenPorts', 'sourceConnector'], order: ['serviceName'], equals: ['state'] },
   toRow: (r: ServiceRow, { observedAt }) => ({
     asset_id: r.assetId, service_name: r.serviceName, display_name: r.displayName ?? null, state: r.state ?? null, start_mode: r.startMode ?? null,
-    listen_ports: JSON.stringify(r.listenPorts ?? []), source_connector: r.sourceConnector ?? null, first_seen_at: observedAt, last_seen_at: observedAt,
+    listen_ports: JSON.stringify(r.listenPorts ?? []), source_connector: r.sourceConnector ?? null, product: r.product ?? null, version: r.version ?? null, first_seen_at: observedAt, last_seen_at: observedAt,
   }),
 });

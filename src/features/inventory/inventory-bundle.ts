@@ -77,7 +77,8 @@ export interface EstateScope {
 export interface CompleteReads {
   /** Assets whose package list the source read in full: the packages it reported before and not now go. */
   software?: string[];
-  services?: SubRecordScope;
+  /** Per connector: the assets whose services it read in full. */
+  services?: SubRecordScope[];
   /** Assets whose connections it read: their COMMUNICATES_WITH edges it did not see again are retired. */
   communications?: string[];
   estates?: EstateScope[];

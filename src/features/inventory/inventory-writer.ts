@@ -156,7 +156,7 @@ export class InventoryWriter {
         await this.graph.retireCommunications(idsOf(reads.communications), source.name, observedAt);
       })(),
       this.subRecords.retirePackages(idsOf(reads.software), source.name, at),
-      reads.services ? this.subRecords.retireServices(idsOf(reads.services.assets), reads.services.connector, at) : undefined,
+      ...(reads.services ?? []).map((scope) => this.subRecords.retireServices(idsOf(scope.assets), scope.connector, at)),
     ]);
     for (const estate of reads.estates ?? []) await this.retireEstate(estate, idsOf, source.name, observedAt);
     return written;

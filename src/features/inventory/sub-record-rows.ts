@@ -18,6 +18,8 @@ export interface ServiceRow {
   startMode?: string | null;
   listenPorts?: { protocol: string; port: number }[];
   sourceConnector?: string | null;
+  product?: string | null;
+  version?: string | null;
 }
 
 export interface ProcessRow {

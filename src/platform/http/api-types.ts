@@ -313,7 +313,7 @@ export interface paths {
   "/api/v1/assets/{assetId}/provenance": {
     /**
      * Where each fact of an asset comes from
-     * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, dns, dhcp, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Facts kept as evidence only, never a field of the asset: dhcpLease:<address> (source dhcp, one per lease of the client: macAddress, hostname, start, end), its MAC-to-address history. Synthesized rows have no facts of their own.
+     * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, dns, dhcp, fingerprint, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Facts kept as evidence only, never a field of the asset: dhcpLease:<address> (source dhcp, one per lease of the client: macAddress, hostname, start, end), its MAC-to-address history; fingerprintEvidence (source fingerprint: deviceClass, confidence, evidence and against, each a list of { rule, deviceClass, weight, detail } with the port or OS class that fired the rule, and os: { family, name, from }), what decided the device class that the fingerprint's assetType and custom.deviceClass and custom.deviceClassConfidence show. Synthesized rows have no facts of their own.
      */
     get: operations["getAssetProvenance"];
   };
@@ -777,7 +777,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -787,7 +787,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "KUBERNETES_UNAUTHORIZED" | "LDAP_CERTIFICATE_UNTRUSTED" | "KUBERNETES_FORBIDDEN" | "LDAP_CERTIFICATE_CHANGED" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "LDAP_TLS_FAILED" | "KUBERNETES_CERTIFICATE_CHANGED" | "LDAP_SEARCH_FAILED" | "NOT_KUBERNETES" | "LDAP_SIZE_LIMIT" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "NMAP_NOT_INSTALLED" | "KUBERNETES_UNAUTHORIZED" | "FINGERPRINT_TIMEOUT" | "LDAP_CERTIFICATE_UNTRUSTED" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "KUBERNETES_FORBIDDEN" | "LDAP_CERTIFICATE_CHANGED" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "LDAP_TLS_FAILED" | "KUBERNETES_CERTIFICATE_CHANGED" | "LDAP_SEARCH_FAILED" | "NOT_KUBERNETES" | "LDAP_SIZE_LIMIT" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "FINGERPRINT_FAILED";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -872,8 +872,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP and KUBERNETES are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES and FINGERPRINT are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -956,7 +956,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -968,7 +968,7 @@ export interface components {
       /** @description In a target's methods when it names none. */
       enabledByDefault: boolean;
       /**
-       * @description The port a target uses when it names none (ports.<method>); null for the probe.
+       * @description The port a target uses when it names none (ports.<method>); null for the probe and for FINGERPRINT (nmap probes the ports of its settings).
        * @example 443
        */
       defaultPort: number | null;
@@ -1141,14 +1141,58 @@ export interface components {
          */
         maxObjects?: number;
       };
+      FINGERPRINT?: {
+        /**
+         * @description The TCP ports nmap probes; a list of 39 that tell device classes and the usual services (printers 515, 631, 9100; MQTT 1883, 8883; SSH, HTTP, databases, ...) if left out. Not with topPorts.
+         * @example [
+         *   22,
+         *   80,
+         *   443,
+         *   631,
+         *   1883,
+         *   9100
+         * ]
+         */
+        ports?: number[];
+        /**
+         * @description nmap's N most common TCP ports (its nmap-services table), instead of a list.
+         * @example 1000
+         */
+        topPorts?: number;
+        /**
+         * @description The UDP ports nmap probes where the worker runs as root; SNMP 161 (with its sysDescr where the community public answers) and CoAP 5683 if left out.
+         * @example [
+         *   161,
+         *   5683
+         * ]
+         */
+        udpPorts?: number[];
+        /**
+         * @description nmap's version intensity (--version-intensity), 0 (light) to 9 (every probe); 7, nmap's own default, if left out.
+         * @example 7
+         */
+        intensity?: number;
+        /** @description nmap's OS detection (-O) where the worker runs as root; true if left out. */
+        osDetection?: boolean;
+        /**
+         * @description How long nmap may take with one address (ms); 120,000 if left out, and never past the host's time-out. nmap is killed then (FINGERPRINT_TIMEOUT) and nothing of the address is loaded.
+         * @example 120000
+         */
+        timeoutMs?: number;
+        /**
+         * @description Addresses fingerprinted per run at most; 256 if left out. The others are left out of FINGERPRINT (HOST_LIMIT_REACHED).
+         * @example 256
+         */
+        maxHosts?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP and KUBERNETES are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES and FINGERPRINT are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1197,7 +1241,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -2434,7 +2478,7 @@ export interface components {
        */
       lastSeenOnNetworkAt: string;
       /** @description The network sources that reported it. */
-      seenBy: ("sweep" | "ssh" | "snmp" | "dns" | "dhcp")[];
+      seenBy: ("sweep" | "ssh" | "snmp" | "dns" | "dhcp" | "fingerprint")[];
       /**
        * @description How many directories (LDAP scopes) were compared.
        * @example 1
@@ -4722,7 +4766,7 @@ export interface operations {
   };
   /**
    * Where each fact of an asset comes from
-   * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, dns, dhcp, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Facts kept as evidence only, never a field of the asset: dhcpLease:<address> (source dhcp, one per lease of the client: macAddress, hostname, start, end), its MAC-to-address history. Synthesized rows have no facts of their own.
+   * @description For each fact of the asset (its type, names, vendor, model, serial, addresses, each custom attribute as custom.<key>): the value it shows, the source that reported it (ssh, snmp, sweep, vcenter, dns, dhcp, fingerprint, or import:<bundle source>) and when, and the other sources' values kept as evidence, in order of precedence (docs/discovery.md). Address lists show the union of the sources' lists. Facts kept as evidence only, never a field of the asset: dhcpLease:<address> (source dhcp, one per lease of the client: macAddress, hostname, start, end), its MAC-to-address history; fingerprintEvidence (source fingerprint: deviceClass, confidence, evidence and against, each a list of { rule, deviceClass, weight, detail } with the port or OS class that fired the rule, and os: { family, name, from }), what decided the device class that the fingerprint's assetType and custom.deviceClass and custom.deviceClassConfidence show. Synthesized rows have no facts of their own.
    */
   getAssetProvenance: {
     parameters: {
@@ -4743,7 +4787,7 @@ export interface operations {
               assetId: string;
               fields: {
                   /**
-                   * @description A field name, custom.<key>, or dhcpLease:<address>.
+                   * @description A field name, custom.<key>, dhcpLease:<address> or fingerprintEvidence.
                    * @example osVersion
                    */
                   field: string;
@@ -6332,7 +6376,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

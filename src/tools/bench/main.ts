@@ -11,6 +11,8 @@
 //              API requests), beside a bare client's read of the same pages.
 //   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
 //              answer, and inventoried by the whole service (needs root).
+//   fingerprint: a lab /24 fingerprinted with nmap by the whole service (time, hosts, services
+//              named), beside one bare nmap -sV over the same hosts (needs root).
 //   ldap:      a directory of 10,000 computers read from the lab's OpenLDAP (time, pages), beside a
 //              bare paged ldapsearch of the same entries, and inventoried by the whole service (needs root).
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
@@ -22,6 +24,7 @@
 import { parseArgs } from 'node:util';
 import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
+import { fingerprintBench } from './fingerprint.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
 import { kubernetesBench } from './kubernetes.js';
@@ -42,6 +45,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   vcenter: () => vcenterBench(),
   kubernetes: () => kubernetesBench(),
   dhcp: () => dhcpBench(),
+  fingerprint: () => fingerprintBench(),
   ldap: () => ldapBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };

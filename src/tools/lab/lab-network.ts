@@ -24,6 +24,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../platform/project-root.js';
 import { AD_SERVER_OCTET, LDAP_SERVER_OCTET, replaceLdapCertificate, writeAdServer, writeLdapServer } from './directory-lab.js';
+import { fingerprintHostSpecs, startFingerprintHosts, type FingerprintLab } from './fingerprint-lab.js';
 
 const run = promisify(execFile);
 
@@ -47,7 +48,7 @@ export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
 /** h1's lldpd has its control socket here (lldpd -u), not at the default place (in h1's own /run: every host has a private one). */
 export const LAB_LLDP_SOCKET = '/run/lldpd/lab-control.socket';
-const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent', '/usr/sbin/slapd', '/usr/sbin/slapadd', '/usr/bin/openssl', '/usr/sbin/samba', '/usr/bin/samba-tool'];
+const TOOLS = ['/usr/sbin/nft', '/usr/bin/ping', '/usr/bin/sudo', '/usr/sbin/snmpd', '/usr/bin/snmpwalk', '/usr/bin/snmpget', '/usr/sbin/bridge', '/usr/sbin/sshd', '/usr/sbin/lldpd', '/usr/sbin/lldpctl', '/usr/bin/redis-server', '/usr/bin/redis-cli', '/usr/bin/ssh-keygen', '/usr/bin/virsh', '/usr/bin/podman', '/bin/busybox', '/usr/sbin/named', '/usr/sbin/kea-dhcp4', '/usr/sbin/kea-ctrl-agent', '/usr/sbin/slapd', '/usr/sbin/slapadd', '/usr/bin/openssl', '/usr/sbin/samba', '/usr/bin/samba-tool', '/usr/bin/nmap', '/usr/sbin/cupsd', '/usr/sbin/mosquitto', '/usr/sbin/nginx', '/usr/lib/postgresql/15/bin/postgres'];
 
 export interface TestHost {
   name: string;
@@ -77,6 +78,8 @@ export interface TestNetworkOptions {
   ldapExtraComputers?: number;
   /** The Samba AD domain controller ad (directory-lab.ts: a provisioned domain with its computers). */
   adServer?: boolean;
+  /** The fingerprint lab's hosts (fingerprint-lab.ts): a printer, an IoT device, an SNMP-only switch and a server. */
+  fingerprintHosts?: boolean;
 }
 
 /** dhcp's address; its control agent answers on DHCP_AGENT_PORT. */
@@ -231,6 +234,8 @@ export interface TestNetwork {
   ad?: TestHost;
   /** The hosts of `extraHosts`, e1..eN. */
   extraHosts: TestHost[];
+  /** With fingerprintHosts. */
+  fingerprint?: FingerprintLab;
   /** The private key of SCAN_USER (OpenSSH format). */
   privateKey: string;
   /** An address on the subnet where nothing is. */
@@ -371,7 +376,7 @@ interface HostSpec {
 const EXTRA_HOSTS_FROM = 101;
 const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
-export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0, ldapServer = false, ldapExtraComputers = 0, adServer = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
+export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0, ldapServer = false, ldapExtraComputers = 0, adServer = false, fingerprintHosts = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   if (!Number.isInteger(LAB_INDEX) || LAB_INDEX < 1 || LAB_INDEX > MAX_LAB_INDEX) throw new RangeError(`lab network ${LAB_INDEX} (JEST_WORKER_ID): the lab networks are 1 to ${MAX_LAB_INDEX}; run fewer jest workers`);
   await takeLock(LOCK, `lab network ${LAB_INDEX}`);
@@ -398,7 +403,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
     await rm(LOCK, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer }, stop);
+    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer, fingerprintHosts }, stop);
   } catch (error) {
     await stop();
     throw error;
@@ -406,7 +411,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
 }
 
 async function build(dir: string, inits: ChildProcess[], privateKey: string, options: Required<TestNetworkOptions>, stop: () => Promise<void>): Promise<TestNetwork> {
-  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer } = options;
+  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer, fingerprintHosts } = options;
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
@@ -416,6 +421,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     ...(dhcpServer ? [{ name: 'dhcp', octet: 15, extra: await writeDhcpServer(path.join(dir, 'dhcp'), dhcpExtraLeases) }] : []),
     ...(ldapServer ? [{ name: 'ldap', octet: LDAP_SERVER_OCTET, extra: await writeLdapServer(path.join(dir, 'ldap'), `${SUBNET}.${LDAP_SERVER_OCTET}`, SUBNET, ldapExtraComputers) }] : []),
     ...(adServer ? [{ name: 'ad', octet: AD_SERVER_OCTET, extra: await writeAdServer(path.join(dir, 'ad')) }] : []),
+    ...(fingerprintHosts ? fingerprintHostSpecs() : []),
     ...Array.from({ length: extraHosts }, (_, i) => ({ name: `e${i + 1}`, octet: EXTRA_HOSTS_FROM + i, extra: '' })),
   ];
   const all = new Map<string, TestHost>();
@@ -519,6 +525,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     if (adServer) await sh(`ip netns exec ${PREFIX}-ad sh -c 'ss -Hlnt | grep -q ":636 "'`);
   }, 'sshd, snmpd, redis-server (and named, Kea, slapd, samba) listening in every host', 120_000);
   if (dhcpServer) await startDhcpClients(path.join(dir, 'dhcp'));
+  const fingerprint = fingerprintHosts ? await startFingerprintHosts(all, dir) : undefined;
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
   await hosts.h1.exec(`redis-cli -h ${SUBNET}.12 subscribe inventory > /dev/null 2>&1 &`);
@@ -543,6 +550,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     ...(dhcpServer ? { dhcp: { ...byName('dhcp'), leases: () => labLeases(path.join(dir, 'dhcp')) } } : {}),
     ...(ldapServer ? { ldap: { ...byName('ldap'), replaceCertificate: () => replaceLdapCertificate(byName('ldap'), path.join(dir, 'ldap')) } } : {}),
     ...(adServer ? { ad: byName('ad') } : {}),
+    ...(fingerprint ? { fingerprint } : {}),
     privateKey,
     emptyAddress: `${SUBNET}.99`,
     stop,

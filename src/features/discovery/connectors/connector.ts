@@ -34,6 +34,8 @@ export interface CollectRequest {
    * echo and the service's own endpoints left out): for a connector that finds addresses (DNS).
    */
   probe(address: string): Promise<boolean>;
+  /** Aborted when the run is cancelled: a connector that runs a child process (nmap) kills it. */
+  signal?: AbortSignal;
 }
 
 /** Scan error codes with what each means and the diagnosis rule that explains a failed run it leads. */
@@ -63,7 +65,8 @@ export interface InventoryConnector<Errors extends ScanErrorTable = ScanErrorTab
   credentialKinds: readonly CredentialKind[];
   /** Tried without a credential where none of its kinds is offered (DNS: a zone transfer needs a TSIG key only where the server asks for one). */
   credentialsOptional?: boolean;
-  defaultPort: number;
+  /** The port a target uses when it names none; none for a method that finds the ports itself (FINGERPRINT). */
+  defaultPort?: number;
   /** The target's settings for this method (strict: an unknown field is a 400). */
   settings?: z.ZodType<Record<string, unknown>>;
   /**
@@ -74,6 +77,8 @@ export interface InventoryConnector<Errors extends ScanErrorTable = ScanErrorTab
   triedWhere: 'port-answered' | 'always';
   /** Codes that only mean "this address does not speak the method": no error where it was not expected. */
   silentCodes: readonly (SharedErrorCode | (keyof Errors & string))[];
+  /** The addresses it is tried at per run, at most, given the target's settings for it (unbounded where left out); the others get HOST_LIMIT_REACHED. */
+  maxHostsPerRun?(settings: Record<string, unknown>): number;
   /** The scopes whose complete read may retire what is no longer seen. */
   retires: readonly (ObservedScope | 'estate')[];
   collect(request: CollectRequest, environment: ConnectorEnvironment): Promise<ConnectorResult>;

@@ -9,8 +9,9 @@ import type { Connector, InventoryConnector } from './connector.js';
 import { containersConnector } from './containers/containers.js';
 import { dhcpConnector } from './dhcp/dhcp.js';
 import { dnsConnector } from './dns/dns.js';
-import { ldapConnector } from './ldap/ldap.js';
+import { fingerprintConnector } from './fingerprint/fingerprint.js';
 import { kubernetesConnector } from './kubernetes/kubernetes.js';
+import { ldapConnector } from './ldap/ldap.js';
 import { libvirtConnector } from './libvirt/libvirt.js';
 import { snmpConnector } from './snmp/snmp.js';
 import { sshConnector } from './ssh/ssh.js';
@@ -18,7 +19,7 @@ import { sweepConnector } from './sweep/sweep.js';
 import { vcenterConnector } from './vcenter/vcenter.js';
 
 /** In the order a run takes them at an address. */
-export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector, libvirtConnector, containersConnector, dnsConnector, dhcpConnector, ldapConnector, kubernetesConnector] as const satisfies readonly Connector[];
+export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector, libvirtConnector, containersConnector, dnsConnector, dhcpConnector, ldapConnector, kubernetesConnector, fingerprintConnector] as const satisfies readonly Connector[];
 
 export type DiscoveryMethod = (typeof CONNECTORS)[number]['method'];
 export const DISCOVERY_METHODS = CONNECTORS.map((c) => c.method) as DiscoveryMethod[];

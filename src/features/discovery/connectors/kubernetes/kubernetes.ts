@@ -117,7 +117,7 @@ export const kubernetesConnector = {
   stage: 'inventory',
   enabledByDefault: false,
   // Below SNMP and vCenter: a node's facts are what its kubelet reports, SSH's own view wins.
-  factRank: 35,
+  factRank: 44,
   description: "A Kubernetes cluster's nodes, running containers of pods, namespaces and labels, services and ingresses over the Kubernetes API (a bearer token).",
   credentialKinds: ['KUBERNETES_TOKEN'],
   defaultPort: 6443,
