@@ -78,7 +78,7 @@ export class AuditStore {
       if (query.from) b.where('e.occurred_at', '>=', query.from);
       if (query.to) b.where('e.occurred_at', '<', query.to);
       if (query.q) {
-        // The trigram index of migration 20261206000000 finds the rows that can match.
+        // The trigram index of migration 20261207000000 finds the rows that can match.
         const like = `%${likeLiteral(query.q)}%`;
         b.where((w) => w.whereILike('e.action', like).orWhereILike('e.actor_name', like).orWhereILike('e.target_id', like).orWhereRaw('(e.details::text) ILIKE ?', [like]));
       }
