@@ -32,9 +32,10 @@ describe('the connector registry', () => {
     expect(credentialKindsOf('CONTAINERS')).toEqual(['SSH_KEY', 'SSH_PASSWORD']);
     expect(credentialKindsOf('DNS')).toEqual(['DNS_TSIG']);
     expect(credentialKindsOf('DHCP')).toEqual(['HTTP_BASIC']);
+    expect(credentialKindsOf('AWS')).toEqual(['AWS_ACCESS_KEY']);
     // DNS and DHCP are tried without a credential (a TSIG key, or a user of Kea's control agent, only where the server asks for one).
     expect(INVENTORY_CONNECTORS.filter((c) => c.credentialsOptional).map((c) => c.method)).toEqual(['DNS', 'DHCP']);
-    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, c.defaultPort]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000 });
+    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, c.defaultPort]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, AWS: 443 });
   });
 
   it('names only error codes that exist', () => {

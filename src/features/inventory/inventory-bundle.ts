@@ -67,8 +67,12 @@ export interface EstateScope {
   members: string[];
   /** Members whose processes it read: those that showed none lose theirs (by the connector that read them). */
   processes?: SubRecordScope;
-  /** Read in full: members it no longer shows become INACTIVE, and edges of these types at its members that it did not see again are retired. */
-  retire?: { relationshipTypes: RelationshipType[] };
+  /**
+   * Read in full: members it no longer shows become INACTIVE, and edges of these types at its
+   * members that it did not see again are retired (`unseenOnly`: only at those it no longer shows,
+   * a part read in full of an estate read in part).
+   */
+  retire?: { relationshipTypes: RelationshipType[]; unseenOnly?: boolean };
 }
 
 /** The scopes a source read completely. A partial or failed read names none, and retires nothing. */
