@@ -1,7 +1,7 @@
 // Discovery of an AWS account (method AWS) through the service's API, with the official AWS SDK as
 // the connector's client throughout: S3 against s3rver and DynamoDB against dynalite (real
 // servers), STS, EC2, RDS, ELBv2 and CloudFormation against the test double of their wire
-// protocols (test/support/aws-double.ts), which answers with the AWS API Reference's examples. The
+// protocols (src/tools/aws/aws-double.ts), which answers with the AWS API Reference's examples. The
 // estate as sets of tuples with the spec's parent rules, every paginator followed (the double
 // serves one item per page), throttling answered with back-off, a rescan that changes only
 // seen-times, a removed bucket and instance retired only after their own part was read in full
@@ -9,8 +9,8 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ApiClient } from '../support/api-client.js';
-import { AwsDouble, exampleItems } from '../support/aws-double.js';
-import { startDynamoDb, startS3, type S3Peer } from '../support/aws-peers.js';
+import { AwsDouble, exampleItems } from '../../src/tools/aws/aws-double.js';
+import { startDynamoDb, startS3, type S3Peer } from '../../src/tools/aws/aws-peers.js';
 import { createTarget, runErrors, scanToEnd, type AssetRow } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';

@@ -1083,8 +1083,8 @@ export interface components {
          */
         maxAttempts?: number;
         /**
-         * @description How long the connect and each request may take (ms); service.discovery.connect-timeout-ms if left out.
-         * @example 10000
+         * @description How long each request may take once connected (ms); 60,000 if left out. The connect takes service.discovery.connect-timeout-ms.
+         * @example 60000
          */
         timeoutMs?: number;
         /**

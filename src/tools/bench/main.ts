@@ -9,6 +9,8 @@
 //   vcenter:   a vCenter simulator with 50 hosts and 2,000 VMs inventoried (time, round trips).
 //   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
 //              answer, and inventoried by the whole service (needs root).
+//   aws:       an AWS account of 10,000 EC2 instances over 10 regions in the AWS double, read alone
+//              (time, API requests) beside the SDK's pages alone, and inventoried by the whole service.
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
 //              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
 //   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow,
@@ -16,6 +18,7 @@
 //              collector's memory under a flood of new keys; --quick stores 100,000 flows instead
 //              of 2 million and floods for 60 s; --flood-seconds sets the flood (600 by default).
 import { parseArgs } from 'node:util';
+import { awsBench } from './aws.js';
 import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
@@ -35,6 +38,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
   dhcp: () => dhcpBench(),
+  aws: () => awsBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 

@@ -32,7 +32,9 @@ export interface AwsReadOptions {
   endpoints: Partial<Record<AwsService, string>>;
   regionConcurrency: number;
   maxAttempts: number;
-  timeoutMs: number;
+  connectTimeoutMs: number;
+  /** How long a request may take (a page of 1,000 instances is a large answer). */
+  requestTimeoutMs: number;
   /** Resources read at most, all parts together; more leaves the parts not yet read in full incomplete. */
   maxResources: number;
   deadline: number;
@@ -87,7 +89,8 @@ class AwsClients {
       credentials,
       maxAttempts: this.options.maxAttempts,
       retryMode: 'adaptive',
-      requestHandler: { connectionTimeout: this.options.timeoutMs, requestTimeout: this.options.timeoutMs },
+      // The SDK only warns of a request past its time-out unless told to fail it.
+      requestHandler: { connectionTimeout: this.options.connectTimeoutMs, requestTimeout: this.options.requestTimeoutMs, throwOnRequestTimeout: true },
       // S3-compatible stores at an endpoint of their own name buckets in the path.
       ...(endpoint ? { endpoint, ...(service === 's3' ? { forcePathStyle: true } : {}) } : {}),
     });

@@ -24,11 +24,11 @@ const settings = z.strictObject({
     .describe('Endpoint URLs by service (sts, ec2, s3, rds, dynamodb, elasticloadbalancing, cloudformation), for S3-compatible stores and private endpoints; {region} in a URL stands for the region asked'),
   regionConcurrency: z.number().int().min(1).max(32).optional().describe('Regions read at the same time (4 by default)'),
   maxAttempts: z.number().int().min(1).max(20).optional().describe("Attempts per request, throttled ones retried with the SDK's adaptive back-off (8 by default)"),
-  timeoutMs: z.number().int().min(100).max(120_000).optional().describe('How long the connect and each request may take (ms; the connect time-out of the service by default)'),
+  timeoutMs: z.number().int().min(100).max(600_000).optional().describe('How long each request may take once connected (ms; 60,000 by default); the connect takes the connect time-out of the service'),
   maxResources: z.number().int().min(1).max(5_000_000).optional().describe('Resources read at most, all regions and services together (500,000 by default); more is a partial read'),
 });
 
-export const AWS_DEFAULTS = { homeRegion: 'us-east-1', regionConcurrency: 4, maxAttempts: 8, maxResources: 500_000 };
+export const AWS_DEFAULTS = { homeRegion: 'us-east-1', regionConcurrency: 4, maxAttempts: 8, maxResources: 500_000, requestTimeoutMs: 60_000 };
 
 export async function collectAws({ address, credentials, settings: targetSettings, deadline }: CollectRequest, { config }: ConnectorEnvironment): Promise<ConnectorResult> {
   const own = settings.parse(targetSettings);
@@ -38,7 +38,8 @@ export async function collectAws({ address, credentials, settings: targetSetting
     endpoints: (own.endpoints ?? {}) as Partial<Record<AwsService, string>>,
     regionConcurrency: own.regionConcurrency ?? AWS_DEFAULTS.regionConcurrency,
     maxAttempts: own.maxAttempts ?? AWS_DEFAULTS.maxAttempts,
-    timeoutMs: own.timeoutMs ?? config.discoveryConnectTimeoutMs,
+    connectTimeoutMs: config.discoveryConnectTimeoutMs,
+    requestTimeoutMs: own.timeoutMs ?? AWS_DEFAULTS.requestTimeoutMs,
     maxResources: own.maxResources ?? AWS_DEFAULTS.maxResources,
     deadline,
   });

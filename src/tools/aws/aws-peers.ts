@@ -22,7 +22,7 @@ interface DynaliteServer {
 type Dynalite = (options: { createTableMs: number; deleteTableMs: number; updateTableMs: number }) => DynaliteServer;
 
 const require = createRequire(import.meta.url);
-const S3rver = require('s3rver') as S3rverClass;
+const s3rverClass = require('s3rver') as S3rverClass;
 // s3rver checks each request's signature against the keys of its one account (S3RVER by default).
 const s3rverAccount = (require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } }).DUMMY_ACCOUNT;
 const dynalite = require('dynalite') as Dynalite;
@@ -36,19 +36,19 @@ export interface S3Peer {
   remove(): Promise<void>;
 }
 
-/** s3rver on `port` with `buckets`, accepting the access keys `keys` (id to secret). */
+/** s3rver on `port` (0: any free one) with `buckets`, accepting the access keys `keys` (id to secret). */
 export async function startS3(port: number, buckets: string[], keys: Record<string, string>): Promise<S3Peer> {
   for (const [id, secret] of Object.entries(keys)) s3rverAccount.createKeyPair(id, secret);
   const directory = mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  const make = (configureBuckets?: { name: string }[]) => new S3rver({ port, address: '127.0.0.1', directory, silent: true, ...(configureBuckets ? { configureBuckets } : {}) });
-  let server = make(buckets.map((name) => ({ name })));
-  await server.run();
+  const make = (at: number, configureBuckets?: { name: string }[]) => new s3rverClass({ port: at, address: '127.0.0.1', directory, silent: true, ...(configureBuckets ? { configureBuckets } : {}) });
+  let server = make(port, buckets.map((name) => ({ name })));
+  const bound = (await server.run()).port;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
     stop: () => server.close(),
     restart: async () => {
-      server = make();
+      server = make(bound);
       await server.run();
     },
     remove: async () => {

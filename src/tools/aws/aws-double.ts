@@ -9,12 +9,13 @@
 // double serves them in pages of its own size with the API's pagination token. It can throttle
 // (Throttling / RequestLimitExceeded) or fail (InternalError) chosen requests, and forwards
 // /dynamodb/<region>/ to a DynamoDB server per region (dynalite, which has no regions of its own).
+// The AWS discovery test and the aws benchmark (src/tools/bench/aws.ts) use it.
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../src/platform/project-root.js';
+import { PROJECT_ROOT } from '../../platform/project-root.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'test', 'fixtures', 'aws');
 
