@@ -16,6 +16,7 @@ const SETTINGS: Record<CredentialKind, Record<string, unknown>> = {
   HTTP_BASIC: { username: 'vcenter-reader', baseUrl: 'https://vcenter.example.com' },
   CLOUD_ACCESS_KEY: { provider: 'AWS', accessKeyId: 'AKIAEXAMPLE', region: 'eu-west-1' },
   DNS_TSIG: { keyName: 'transfer-key', algorithm: 'hmac-sha256' },
+  AWS_ACCESS_KEY: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', roleArn: 'arn:aws:iam::123456789012:role/inventory-reader', externalId: 'inventory-7f3a' },
   LDAP_BIND: { bindDn: 'cn=inventory,ou=service,dc=example,dc=com', baseDn: 'dc=example,dc=com' },
   KUBERNETES_TOKEN: { apiServerUrl: 'https://k8s.example.com:6443' },
 };

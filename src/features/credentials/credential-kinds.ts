@@ -4,7 +4,7 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { components } from '../../platform/http/api-types.js';
 
-export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND', 'KUBERNETES_TOKEN'] as const;
+export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND', 'KUBERNETES_TOKEN', 'AWS_ACCESS_KEY'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The kinds of some credentials, by id (a diagnosis names the kinds a run tried). */
@@ -92,6 +92,16 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
       certificateSha256: z.string().regex(/^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/, 'a SHA-256 fingerprint (64 hexadecimal digits, colons allowed)').optional(),
     }),
     secrets: { token: always },
+  },
+  // An IAM access key for the AWS connector, and the role it assumes in the account to read (with the external id the role's trust policy asks for).
+  AWS_ACCESS_KEY: {
+    description: "An AWS IAM access key (its id, and its secret access key as the secret), optionally with an IAM role to assume in the account read, and the external id the role's trust policy asks for.",
+    settings: z.strictObject({
+      accessKeyId: z.string().regex(/^[A-Z0-9]{16,128}$/, 'an access key id such as AKIAIOSFODNN7EXAMPLE'),
+      roleArn: z.string().max(2048).regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'a role ARN such as arn:aws:iam::123456789012:role/inventory-reader').optional(),
+      externalId: z.string().min(2).max(1224).regex(/^[\w+=,.@:/-]+$/, 'letters, digits and +=,.@:/-').optional(),
+    }),
+    secrets: { secretAccessKey: always },
   },
 };
 

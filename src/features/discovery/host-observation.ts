@@ -118,7 +118,21 @@ export interface EstateObservation {
    * reported before and no longer shows are retired.
    */
   services?: EstateService[];
-  /** Everything was read: only then is anything retired. */
+  /** Everything was read: only then is anything retired, but by the parts read in full. */
+  complete: boolean;
+  /**
+   * Parts read on their own (an AWS service in one region): each is a scope of its own below the
+   * estate's, holding the assets it names; one read in full retires what it no longer shows, and
+   * the edges at those, even when another part failed. The edges among assets still shown wait for
+   * a complete read of the whole estate. Assets of no part belong to the estate's own scope.
+   */
+  parts?: EstatePart[];
+}
+
+export interface EstatePart {
+  /** Its scope is the estate's and this name (AWS:123456789012/ec2:eu-west-1). */
+  name: string;
+  keys: string[];
   complete: boolean;
 }
 

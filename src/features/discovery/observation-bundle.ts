@@ -112,7 +112,7 @@ export function translateRun(results: AddressResult[], context: TranslationConte
       seen: swept.filter((r) => r.responding).flatMap((r) => context.known.get(r.address) ?? []),
     },
     factSets,
-    reads: { ...reads, services: [...(reads.services ?? []), ...servicesRead], estates: estates.map(estateScope) },
+    reads: { ...reads, services: [...(reads.services ?? []), ...servicesRead], estates: estates.flatMap(estateScopes) },
   };
 }
 
@@ -288,14 +288,24 @@ function retiredScopes(hosts: Map<string, HostObservation>): Omit<CompleteReads,
 /**
  * The assets an estate showed join its scope, and those whose processes it read keep only these;
  * a complete read, by a connector that may retire its estate, retires what it no longer showed.
+ * An estate read in parts gives a scope per part: a part read in full retires what it no longer
+ * showed even when another part failed, but the edges among what it still shows only when the
+ * whole estate was read.
  */
-function estateScope(estate: EstateAt): EstateScope {
-  const members = estate.assets.map((a) => estateKey(estate, a.key));
-  return {
+function estateScopes(estate: EstateAt): EstateScope[] {
+  const retires = inventoryConnector(estate.method)?.retires.includes('estate') ?? false;
+  const inPart = new Set((estate.parts ?? []).flatMap((p) => p.keys));
+  const own: EstateScope = {
     scope: estate.scope,
-    members,
+    members: estate.assets.flatMap((a) => (inPart.has(a.key) ? [] : [estateKey(estate, a.key)])),
     ...(estate.processes ? { processes: { assets: estate.assets.flatMap((a) => (a.key === estate.root ? [] : [estateKey(estate, a.key)])), connector: estate.method } } : {}),
-    ...(estate.complete && inventoryConnector(estate.method)?.retires.includes('estate') ? { retire: { relationshipTypes: estate.relationshipTypes } } : {}),
-    ...(estate.complete && estate.services ? { services: { assets: members, connector: estate.method } } : {}),
+    ...(estate.complete && retires ? { retire: { relationshipTypes: estate.relationshipTypes } } : {}),
+    ...(estate.complete && estate.services ? { services: { assets: estate.assets.map((a) => estateKey(estate, a.key)), connector: estate.method } } : {}),
   };
+  const parts = (estate.parts ?? []).map((part): EstateScope => ({
+    scope: `${estate.scope}/${part.name}`,
+    members: part.keys.map((key) => estateKey(estate, key)),
+    ...(part.complete && retires ? { retire: { relationshipTypes: estate.relationshipTypes, ...(estate.complete ? {} : { unseenOnly: true }) } } : {}),
+  }));
+  return [own, ...parts];
 }

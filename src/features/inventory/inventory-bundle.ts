@@ -69,8 +69,12 @@ export interface EstateScope {
   processes?: SubRecordScope;
   /** Members whose discovered services it read in full: those it no longer shows go (by the connector that read them). */
   services?: SubRecordScope;
-  /** Read in full: members it no longer shows become INACTIVE, and edges of these types at its members that it did not see again are retired. */
-  retire?: { relationshipTypes: RelationshipType[] };
+  /**
+   * Read in full: members it no longer shows become INACTIVE, and edges of these types at its
+   * members that it did not see again are retired (`unseenOnly`: only at those it no longer shows,
+   * a part read in full of an estate read in part).
+   */
+  retire?: { relationshipTypes: RelationshipType[]; unseenOnly?: boolean };
 }
 
 /** The scopes a source read completely. A partial or failed read names none, and retires nothing. */

@@ -276,7 +276,8 @@ export class InventoryWriter {
   /**
    * The assets an estate showed join its scope, and those whose processes it read keep only these;
    * after a complete read, those of the scope it no longer showed become INACTIVE and the edges
-   * among its assets it did not see again are retired. A partial read retires nothing.
+   * among its assets it did not see again are retired (only those at the assets it no longer
+   * showed, for a part of an estate whose other parts failed). A partial read retires nothing.
    */
   private async retireEstate(estate: EstateScope, idsOf: (keys: string[] | undefined) => string[], source: string, observedAt: string): Promise<void> {
     const seen = idsOf(estate.members);
@@ -285,7 +286,7 @@ export class InventoryWriter {
     if (estate.services) await this.subRecords.retireServices(idsOf(estate.services.assets), estate.services.connector, new Date(observedAt));
     if (!estate.retire) return;
     const unseen = await this.scopeMembers.unseen(estate.scope, observedAt);
-    await this.graph.retireRelationships([...seen, ...unseen], estate.retire.relationshipTypes, source, observedAt);
+    await this.graph.retireRelationships(estate.retire.unseenOnly ? unseen : [...seen, ...unseen], estate.retire.relationshipTypes, source, observedAt);
     await this.graph.retireAssets(unseen, observedAt);
     await this.scopeMembers.forget(estate.scope, unseen);
   }

@@ -777,7 +777,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -787,7 +787,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "NMAP_NOT_INSTALLED" | "KUBERNETES_UNAUTHORIZED" | "FINGERPRINT_TIMEOUT" | "LDAP_CERTIFICATE_UNTRUSTED" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "KUBERNETES_FORBIDDEN" | "LDAP_CERTIFICATE_CHANGED" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "LDAP_TLS_FAILED" | "KUBERNETES_CERTIFICATE_CHANGED" | "LDAP_SEARCH_FAILED" | "NOT_KUBERNETES" | "LDAP_SIZE_LIMIT" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "FINGERPRINT_FAILED";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "AWS_AUTH_FAILED" | "NMAP_NOT_INSTALLED" | "AWS_ASSUME_ROLE_FAILED" | "KUBERNETES_UNAUTHORIZED" | "AWS_ACCESS_DENIED" | "FINGERPRINT_TIMEOUT" | "AWS_THROTTLED" | "LDAP_CERTIFICATE_UNTRUSTED" | "AWS_API_ERROR" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "KUBERNETES_FORBIDDEN" | "LDAP_CERTIFICATE_CHANGED" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "LDAP_TLS_FAILED" | "KUBERNETES_CERTIFICATE_CHANGED" | "LDAP_SEARCH_FAILED" | "NOT_KUBERNETES" | "LDAP_SIZE_LIMIT" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "FINGERPRINT_FAILED" | "AWS_READ_TRUNCATED";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -872,8 +872,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES and FINGERPRINT are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES, AWS and FINGERPRINT are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -956,7 +956,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -1011,7 +1011,7 @@ export interface components {
           meaning: string;
         }[];
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636, KUBERNETES 6443). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636, KUBERNETES 6443, AWS 443). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -1049,6 +1049,11 @@ export interface components {
        * @example 6443
        */
       KUBERNETES?: number;
+      /**
+       * @description The HTTPS port of the address that stands for the account (a sweep looks for it there); the SDK reaches each service at its own endpoint.
+       * @example 443
+       */
+      AWS?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -1185,14 +1190,56 @@ export interface components {
          */
         maxHosts?: number;
       };
+      AWS?: {
+        /** @description The regions to read; every region enabled for the account (DescribeRegions) if left out. A region named that is not enabled is reported (AWS_API_ERROR) and not read. */
+        regions?: string[];
+        /**
+         * @description Where STS, DescribeRegions and S3 ListBuckets are asked; us-east-1 if left out.
+         * @example us-east-1
+         */
+        homeRegion?: string;
+        /** @description Endpoint URLs by service, for S3-compatible stores (path-style requests) and private (VPC) endpoints; `{region}` in a URL stands for the region asked. A service left out is reached at its public regional endpoint. */
+        endpoints?: {
+          /** @example https://sts.{region}.amazonaws.com */
+          sts?: string;
+          /** @example https://vpce-0a1b2c3d-ec2.ec2.{region}.vpce.amazonaws.com */
+          ec2?: string;
+          /** @example https://minio.example.com:9000 */
+          s3?: string;
+          rds?: string;
+          dynamodb?: string;
+          elasticloadbalancing?: string;
+          cloudformation?: string;
+        };
+        /**
+         * @description Regions read at the same time; 4 if left out.
+         * @example 4
+         */
+        regionConcurrency?: number;
+        /**
+         * @description Attempts per request: a throttled or failed request is retried with the SDK's adaptive back-off; 8 if left out.
+         * @example 8
+         */
+        maxAttempts?: number;
+        /**
+         * @description How long each request may take once connected (ms); 60,000 if left out. The connect takes service.discovery.connect-timeout-ms.
+         * @example 60000
+         */
+        timeoutMs?: number;
+        /**
+         * @description Resources read at most, all regions and services together; 500,000 if left out. More is reported (AWS_READ_TRUNCATED), and the parts not read in full retire nothing.
+         * @example 500000
+         */
+        maxResources?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES and FINGERPRINT are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES, AWS and FINGERPRINT are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1241,7 +1288,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -1272,6 +1319,8 @@ export interface components {
         LDAP: number;
         /** @example 6443 */
         KUBERNETES: number;
+        /** @example 443 */
+        AWS: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -2259,7 +2308,7 @@ export interface components {
         }[];
     };
     /** @enum {string} */
-    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND" | "KUBERNETES_TOKEN";
+    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND" | "KUBERNETES_TOKEN" | "AWS_ACCESS_KEY";
     /**
      * @description Non-secret fields of the kind (an unknown field is a 400):
      *
@@ -2275,6 +2324,7 @@ export interface components {
      * | DNS_TSIG (a TSIG key for DNS zone transfers) | keyName, algorithm (hmac-sha256) | secret (base64) |
      * | LDAP_BIND (a directory account for a simple bind) | bindDn (a DN or a user principal, user@domain), baseDn (the computers are read under it) | password |
      * | KUBERNETES_TOKEN (a Kubernetes API server) | apiServerUrl (https; its path prefixes the API), caCertificate (the cluster's CA, PEM), certificateSha256 (the API server certificate's fingerprint); with neither, the certificate is pinned at first contact | token (a bearer token) |
+     * | AWS_ACCESS_KEY (the AWS connector) | accessKeyId, roleArn (optional: a role to assume in the account read), externalId (optional: what the role's trust policy asks for) | secretAccessKey |
      */
     CredentialSettings: {
       /** @example inventory */
@@ -2318,6 +2368,10 @@ export interface components {
       caCertificate?: string;
       /** @example AB:12:... */
       certificateSha256?: string;
+      /** @example arn:aws:iam::123456789012:role/inventory-reader */
+      roleArn?: string;
+      /** @example inventory-7f3a */
+      externalId?: string;
       [key: string]: unknown;
     };
     /** @description Secret fields of the kind (see CredentialSettings). Write-only; never returned. In an update, null removes an optional secret. */
@@ -6376,7 +6430,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "FINGERPRINT")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

@@ -11,6 +11,8 @@
 //              API requests), beside a bare client's read of the same pages.
 //   dhcp:      a DHCP read of 10,000 leases from the lab's ISC Kea (time, pages), beside Kea's own
 //              answer, and inventoried by the whole service (needs root).
+//   aws:       an AWS account of 10,000 EC2 instances over 10 regions in the AWS double, read alone
+//              (time, API requests) beside the SDK's pages alone, and inventoried by the whole service.
 //   fingerprint: a lab /24 fingerprinted with nmap by the whole service (time, hosts, services
 //              named), beside one bare nmap -sV over the same hosts (needs root).
 //   ldap:      a directory of 10,000 computers read from the lab's OpenLDAP (time, pages), beside a
@@ -22,6 +24,7 @@
 //              collector's memory under a flood of new keys; --quick stores 100,000 flows instead
 //              of 2 million and floods for 60 s; --flood-seconds sets the flood (600 by default).
 import { parseArgs } from 'node:util';
+import { awsBench } from './aws.js';
 import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
 import { fingerprintBench } from './fingerprint.js';
@@ -45,6 +48,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   vcenter: () => vcenterBench(),
   kubernetes: () => kubernetesBench(),
   dhcp: () => dhcpBench(),
+  aws: () => awsBench(),
   fingerprint: () => fingerprintBench(),
   ldap: () => ldapBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
