@@ -84,6 +84,11 @@ describe('a client generated from api.yaml', () => {
     expect(report.relationships).toContain('gc-hv-01 HOSTS_VM gc-vm-01');
     expect(report.storageParents).toContainEqual(['PHYSICAL_HOST', 'HYPERVISOR', 'VM', 'CONTAINER', 'SERVER']);
     expect(report.credentialSettings).toEqual(['authNoPriv']);
+    expect(report.credentialTargets).toEqual(['gc-target']);
+    expect(report.credentialTest).toMatch(/^SNMP FAILED [A-Z_]+/);
+    expect(report.auditActions).toEqual(expect.arrayContaining(['credential.create', 'credential.test']));
+    expect(report.flowSeries).toBe('PT5M 0');
+    expect(report.search).toContain('VM 1 gc-vm-01');
     expect(report.myTokens).toEqual(['gc-token']);
     expect(report.exportAsset).toEqual(['gc-vm-01 VM {}']);
     expect(report.exportSoftware).toContain('openssl 3.0.15 dpkg');

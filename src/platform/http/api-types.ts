@@ -1116,7 +1116,12 @@ export interface components {
         security?: "ldaps" | "starttls";
         /** @description Check the server's certificate against the trusted authorities and the address; true if left out. Either way it is pinned at first contact. */
         verifyCertificate?: boolean;
-        /** @description The PEM certificate of the authority that signed the server's, trusted besides the system's. */
+        /**
+         * @description The PEM certificate of the authority that signed the server's, trusted besides the system's.
+         * @example -----BEGIN CERTIFICATE-----
+         * MIIDBTCCAe2gAwIBAgII...
+         * -----END CERTIFICATE-----
+         */
         caCertificate?: string;
         /**
          * @description Computer objects read at most; 50,000 if left out. A directory that holds more is read in part (LDAP_SIZE_LIMIT), and the scan loads none.
@@ -1206,9 +1211,13 @@ export interface components {
           ec2?: string;
           /** @example https://minio.example.com:9000 */
           s3?: string;
+          /** @example https://rds.{region}.amazonaws.com */
           rds?: string;
+          /** @example http://127.0.0.1:4567 */
           dynamodb?: string;
+          /** @example https://elasticloadbalancing.{region}.amazonaws.com */
           elasticloadbalancing?: string;
+          /** @example https://cloudformation.{region}.amazonaws.com */
           cloudformation?: string;
         };
         /**
