@@ -198,6 +198,9 @@ describe('discovery runs with the SWEEP method', () => {
     const cancelled = await finished(queued.id);
     expect(cancelled).toMatchObject({ status: 'CANCELLED', chunks: { total: 32_767, queued: 0, running: 0 } });
     expect((await api.get('/api/v1/assets?q=127.1.&type=UNKNOWN_ENDPOINT')).body.total).toBe(0);
+    // Its other chunk jobs find nothing left to take; they end before the file's service stops.
+    const chunkJobsLeft = () => service.running.container.db('agenda_jobs').where({ name: 'discovery-run-chunk' }).where((q) => q.whereNotNull('locked_at').orWhere('next_run_at', '<=', new Date())).count('* as c');
+    await eventually(chunkJobsLeft, ([row]) => Number(row?.c) === 0, 'the chunk jobs ended', 120_000);
   }, 300_000);
 
   it('counts every error record of a run in /metrics, by method and code', async () => {

@@ -111,7 +111,7 @@ describe('a discovery worker killed mid-run', () => {
     });
     expect(await endpoints()).toBe(before + ADDRESS_COUNT);
     const attempts: number[] = await service.running.container.db('discovery_run_chunks').where({ run_id: runId }).pluck('attempts');
-    expect(Math.max(...attempts)).toBe(2);
+    expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
     // Every address was probed; those the lost worker had kept, once only.
     const block = [...probes.keys()].filter((a) => a.startsWith('127.0.8.') || /^127\.0\.(9|10|11)\./.test(a));
     expect(block).toHaveLength(ADDRESS_COUNT);
