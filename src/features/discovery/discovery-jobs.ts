@@ -30,7 +30,9 @@ export function registerDiscoveryJobs(
   // hands out again after its lock expired finds the run no longer QUEUED, or no chunk left to
   // take, and does nothing more than a chunk job does then (see whether the run can end).
   scheduler.define<{ runId: string }>(RUN_JOB, (data) => runner.run(data.runId, worker), { concurrency: options.concurrency });
-  scheduler.define<{ runId: string }>(CHUNK_JOB, (data) => runner.runChunk(data.runId, worker), { concurrency: options.concurrency });
+  // A chunk job takes chunks until its run has none left: one slot of the worker stays free for the
+  // other jobs (the lease sweep below above all, or a lost worker's chunks would wait for the run).
+  scheduler.define<{ runId: string }>(CHUNK_JOB, (data) => runner.runChunk(data.runId, worker), { concurrency: Math.max(1, options.concurrency - 1) });
   scheduler.define(LEASE_SWEEP_JOB, async () => {
     const { requeued, ended } = await runs.expireChunks(options.chunkMaxAttempts);
     if (requeued.length || ended.length) logger.warn('discovery chunks whose lease expired', { requeued: requeued.length, failedOrDropped: ended.length });
