@@ -89,7 +89,7 @@ export class DiscoveryRunner {
     this.inventory = semaphore(settings.hostConcurrency);
   }
 
-  /** Plans a QUEUED run: its chunks written and each queued as a job, under the run's lease until then. */
+  /** Plans a QUEUED run: its chunks written and jobs queued for them, under the run's lease until the first is queued. */
   async run(runId: string, worker: string): Promise<void> {
     const run = await this.runs.claim(runId, worker, this.settings.leaseMs);
     if (!run) return;
@@ -100,8 +100,12 @@ export class DiscoveryRunner {
         return;
       }
       const planned = await this.runs.plan(runId, [...chunkAddresses(this.entriesOf(target.addresses), this.settings.chunkSize)]);
-      for (let i = 0; i < Math.min(planned, CHUNK_JOBS_PER_RUN); i++) await this.scheduler.enqueue(CHUNK_JOB, { runId });
-      await this.runs.release(runId, worker);
+      // Once one job is queued the run needs its planner no more (a job takes chunks until none is
+      // left, and a lost one's chunks are queued again with a job each): the lease ends there.
+      for (let i = 0; i < Math.min(planned, CHUNK_JOBS_PER_RUN); i++) {
+        await this.scheduler.enqueue(CHUNK_JOB, { runId });
+        if (i === 0) await this.runs.release(runId, worker);
+      }
     });
   }
 
