@@ -238,8 +238,8 @@ export const SETTINGS = {
   discoveryMaxAddressesPerTarget: setting(
     'service.discovery.max-addresses-per-target',
     int(1, 1_048_576),
-    'The most addresses one discovery target may cover (a /20 is 4094).',
-    { default: 4096 },
+    'The most addresses one discovery target may cover (a /16 is 65,534); a run takes them a chunk at a time.',
+    { default: 65_536 },
   ),
   discoveryMinScheduleIntervalSeconds: setting(
     'service.discovery.min-schedule-interval-seconds',
@@ -278,16 +278,28 @@ export const SETTINGS = {
   discoveryConnectTimeoutMs: setting('service.discovery.connect-timeout-ms', int(50, 60_000), 'How long a discovery connection attempt waits for an answer.', {
     default: 1500,
   }),
-  discoveryConcurrency: setting('service.discovery.concurrency', int(1, 1024), 'Addresses one worker probes at the same time within a run.', {
+  discoveryConcurrency: setting('service.discovery.concurrency', int(1, 1024), 'Addresses one worker probes at the same time, over all the chunks it runs.', {
     default: 64,
   }),
   discoveryLeaseMs: setting(
     'service.discovery.lease-ms',
     int(1000, 3_600_000),
-    'A RUNNING run whose worker has not reported for this long is failed by the lease sweeper.',
+    'A chunk whose worker has not reported for this long goes back to the queue (or fails after its last attempt); a run lost while planning or loading is failed.',
     { default: 60_000 },
   ),
-  discoveryHostConcurrency: setting('service.discovery.host-concurrency', int(1, 256), 'Hosts one run inventories (SSH, SNMP) at the same time; each host gets one connection at a time.', {
+  discoveryChunkSize: setting(
+    'service.discovery.chunk-size',
+    int(1, 65_536),
+    'The most addresses in one chunk of a run, the unit that workers share and that a lost worker makes another scan again.',
+    { default: 256 },
+  ),
+  discoveryChunkMaxAttempts: setting(
+    'service.discovery.chunk-max-attempts',
+    int(1, 100),
+    'How many times a chunk is taken before a lost worker fails it (WORKER_LOST; the run ends COMPLETED_WITH_ERRORS).',
+    { default: 3 },
+  ),
+  discoveryHostConcurrency: setting('service.discovery.host-concurrency', int(1, 256), 'Hosts one worker inventories (SSH, SNMP) at the same time, over all the chunks it runs; each host gets one connection at a time.', {
     default: 8,
   }),
   discoveryHostTimeoutMs: setting(

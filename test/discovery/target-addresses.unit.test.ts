@@ -1,4 +1,4 @@
-import { expandAddresses, parseAddress, type ParsedAddress } from '../../src/features/discovery/target-addresses.js';
+import { chunkAddresses, expandAddresses, parseAddress, type ParsedAddress } from '../../src/features/discovery/target-addresses.js';
 
 describe('target addresses', () => {
   it.each([
@@ -50,5 +50,35 @@ describe('target addresses', () => {
     expect([...expandAddresses(entries)]).toEqual(['10.0.0.1', '10.0.0.2', '10.0.1.254', '10.0.1.255', '10.0.2.0', '10.0.2.1', 'h.example.com']);
     const huge = expandAddresses([parseAddress('10.0.0.0/8') as ParsedAddress]);
     expect(huge.next().value).toBe('10.0.0.1');
+  });
+
+  describe('cut into chunks', () => {
+    const parsed = (...texts: string[]) => texts.map((t) => parseAddress(t) as ParsedAddress);
+    const chunks = (size: number, ...texts: string[]) => [...chunkAddresses(parsed(...texts), size)];
+
+    it('cuts ranges across entries into chunks of the size, the last one smaller, each address once and in order', () => {
+      const cut = chunks(4, '10.0.0.0/29', 'db.example', '10.0.1.250-255');
+      expect(cut).toEqual([
+        { entries: ['10.0.0.1-10.0.0.4'], size: 4, first: '10.0.0.1', last: '10.0.0.4' },
+        { entries: ['10.0.0.5-10.0.0.6', 'db.example', '10.0.1.250-10.0.1.250'], size: 4, first: '10.0.0.5', last: '10.0.1.250' },
+        { entries: ['10.0.1.251-10.0.1.254'], size: 4, first: '10.0.1.251', last: '10.0.1.254' },
+        { entries: ['10.0.1.255-10.0.1.255'], size: 1, first: '10.0.1.255', last: '10.0.1.255' },
+      ]);
+      const again = cut.flatMap((c) => [...expandAddresses(parsed(...c.entries))]);
+      expect(again).toEqual([...expandAddresses(parsed('10.0.0.0/29', 'db.example', '10.0.1.250-255'))]);
+    });
+
+    it('keeps a single address as an address (named on its own) and a slice of a range as a range', () => {
+      const [chunk] = chunks(256, '10.0.0.7', '10.0.0.9/32');
+      expect(chunk?.entries.map((e) => (parseAddress(e) as ParsedAddress).kind)).toEqual(['IP', 'RANGE']);
+    });
+
+    it('plans a /16 as 256 chunks without listing its addresses', () => {
+      const cut = chunks(256, '10.20.0.0/16');
+      expect(cut).toHaveLength(256);
+      expect(cut.every((c) => c.entries.length === 1)).toBe(true);
+      expect(cut.reduce((n, c) => n + c.size, 0)).toBe(65_534);
+      expect([cut[0]?.first, cut[255]?.last]).toEqual(['10.20.0.1', '10.20.255.254']);
+    });
   });
 });

@@ -74,12 +74,14 @@ export const discoveryFeature = defineFeature({
         hostState,
         { config, hostState },
         observationLoader,
+        scheduler,
         {
           sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs, icmp: config.discoveryIcmp },
           concurrency: config.discoveryConcurrency,
           hostConcurrency: config.discoveryHostConcurrency,
           hostTimeoutMs: config.discoveryHostTimeoutMs,
           leaseMs: config.discoveryLeaseMs,
+          chunkSize: config.discoveryChunkSize,
           excluded: storeEndpoints(addresses),
         },
         logger,
@@ -89,5 +91,5 @@ export const discoveryFeature = defineFeature({
   },
   routes: ({ targets, pins, discovery }) => [methodRouter(), targetRouter(targets), pinRouter(pins), runRouter(discovery)],
   jobs: ({ scheduler, discoveryRunner, discovery, runs, runListeners, config, logger }) =>
-    registerDiscoveryJobs(scheduler, discoveryRunner, discovery, runs, runListeners, { concurrency: config.jobsWorkerConcurrency }, logger),
+    registerDiscoveryJobs(scheduler, discoveryRunner, discovery, runs, runListeners, { concurrency: config.jobsWorkerConcurrency, chunkMaxAttempts: config.discoveryChunkMaxAttempts }, logger),
 });

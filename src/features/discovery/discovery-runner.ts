@@ -1,39 +1,50 @@
-// Runs one discovery run on a worker: claim it (with a lease that progress renews), then take each
-// address through the pipeline: SWEEP (is it there, which ports answer), then the inventory
-// methods of the connector registry in its order, a bounded number of hosts at a time and one
-// connection per host at a time,
-// each host within its own time-out; then load everything (observation-loader.ts). A cancel
-// stops the run and loads nothing.
+// Runs discovery on the workers, a chunk of addresses at a time. A run is planned first: its
+// target's addresses cut into chunks (target-addresses.ts), each queued as a job that any worker
+// may take. A chunk's worker takes each address through the pipeline: SWEEP (is it there, which
+// ports answer), then the inventory methods of the connector registry in its order, a bounded
+// number of addresses and hosts at a time (over all the chunks the worker runs), one connection
+// per host at a time, each host within its own time-out; what each address gave is kept in the
+// store as it comes, with the chunk's lease renewed, so that a chunk taken over after its worker
+// was lost scans only what is left. The worker that ends the last chunk loads everything
+// (observation-loader.ts), retirement included, so that a run that did not read all its chunks
+// retires nothing. A cancel stops the run and loads nothing.
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
+import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { ConnectorEnvironment, InventoryConnector } from './connectors/connector.js';
 import { INVENTORY_CONNECTORS, type InventoryMethod } from './connectors/registry.js';
 import type { CredentialOffer, RunCredentials } from './credential-offer.js';
+import { CHUNK_JOB } from './discovery-service.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { AddressResult } from './observation-bundle.js';
 import type { ObservationLoader } from './observation-loader.js';
 import type { RunListener } from './run-listener.js';
-import type { RunStore } from './run-store.js';
+import type { ChunkState, RunChunk, RunStore } from './run-store.js';
 import type { RunError, RunStatus, RunSummary } from './run-record.js';
 import { sweep, type SweepOptions } from './connectors/sweep/sweep-connector.js';
-import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
+import { chunkAddresses, expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
 import type { TargetStore } from './target-store.js';
 import { portOf, type TargetRecord } from './target-record.js';
 
 export interface RunnerSettings {
   sweep: Omit<SweepOptions, 'excluded'>;
-  /** Addresses probed at the same time. */
+  /** Addresses probed at the same time by this worker. */
   concurrency: number;
-  /** Hosts inventoried (SSH, SNMP, ...) at the same time. */
+  /** Hosts inventoried (SSH, SNMP, ...) at the same time by this worker. */
   hostConcurrency: number;
   hostTimeoutMs: number;
   leaseMs: number;
+  /** The most addresses in a chunk. */
+  chunkSize: number;
   /** host:port of the service's own stores, never probed. */
   excluded: Set<string>;
 }
 
 const PROGRESS_EVERY_MS = 1000;
+// The chunk jobs queued for a run: each takes chunks until none is left, so that a run of many
+// small chunks does not flood the queue; 256 covers a /16 at the default chunk size, one job each.
+const CHUNK_JOBS_PER_RUN = 256;
 
 /** Whether a method's failure at this address is news: it was named on its own, or the method worked there before. */
 interface AddressTask {
@@ -57,23 +68,24 @@ function semaphore(size: number) {
   };
 }
 
-/** The hosts each method with a per-run limit (maxHostsPerRun) was tried at in one run. */
+/** The hosts each method with a per-run limit (maxHostsPerRun) was tried at in one run: counted in the store, as a run's chunks run on any worker. */
 class HostLimits {
-  private readonly tried = new Map<string, number>();
-
-  constructor(private readonly target: TargetRecord) {}
+  constructor(private readonly runs: RunStore, private readonly runId: string, private readonly target: TargetRecord) {}
 
   /** Counts a host for the method; past its limit, the limit (and whether this is the first host left out). */
-  take(connector: InventoryConnector): { max: number; first: boolean } | undefined {
+  async take(connector: InventoryConnector): Promise<{ max: number; first: boolean } | undefined> {
     if (!connector.maxHostsPerRun) return undefined;
     const max = connector.maxHostsPerRun(this.target.settings[connector.method] ?? {});
-    const count = this.tried.get(connector.method) ?? 0;
-    this.tried.set(connector.method, count + 1);
+    const count = await this.runs.countHost(this.runId, connector.method);
     return count < max ? undefined : { max, first: count === max };
   }
 }
 
 export class DiscoveryRunner {
+  // One worker's bounds, over all the chunks it runs at once.
+  private readonly probes: ReturnType<typeof semaphore>;
+  private readonly inventory: ReturnType<typeof semaphore>;
+
   constructor(
     private readonly runs: RunStore,
     private readonly targets: TargetStore,
@@ -81,32 +93,52 @@ export class DiscoveryRunner {
     private readonly hostState: HostStateStore,
     private readonly environment: ConnectorEnvironment,
     private readonly loader: ObservationLoader,
+    private readonly scheduler: Scheduler,
     private readonly settings: RunnerSettings,
     private readonly logger: Logger,
     private readonly followUp: RunListener,
-  ) {}
+  ) {
+    this.probes = semaphore(settings.concurrency);
+    this.inventory = semaphore(settings.hostConcurrency);
+  }
 
+  /** Plans a QUEUED run: its chunks written and jobs queued for them, under the run's lease until the first is queued. */
   async run(runId: string, worker: string): Promise<void> {
     const run = await this.runs.claim(runId, worker, this.settings.leaseMs);
     if (!run) return;
-    try {
+    await this.guarded(runId, async () => {
       const target = run.targetId ? await this.targets.find(run.targetId) : undefined;
       if (!target) {
         await this.finish(runId, 'FAILED', undefined, 'The target was deleted before the run started.');
         return;
       }
-      const scanned = await this.scanAll(runId, target);
-      // A cancel asked for after the last progress report still stops the run, as long as it came before the load.
-      if (scanned === 'CANCELLED' || !(await this.runs.beginLoad(runId))) {
-        await this.finish(runId, 'CANCELLED', undefined);
-        return;
+      const planned = await this.runs.plan(runId, [...chunkAddresses(this.entriesOf(target.addresses), this.settings.chunkSize)]);
+      // Once one job is queued the run needs its planner no more (a job takes chunks until none is
+      // left, and a lost one's chunks are queued again with a job each): the lease ends there.
+      for (let i = 0; i < Math.min(planned, CHUNK_JOBS_PER_RUN); i++) {
+        await this.scheduler.enqueue(CHUNK_JOB, { runId });
+        if (i === 0) await this.runs.release(runId, worker);
       }
-      const { results, runErrors, credentialsTried } = scanned;
-      await this.runs.recordCredentialsTried(runId, credentialsTried);
-      const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
-      const summary = await this.loader.load(runId, results, portOf(target, 'SSH'), new Date().toISOString());
-      await this.runs.addErrors(runId, errors);
-      await this.finish(runId, errors.length ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
+    });
+  }
+
+  /** Takes the queued chunks of the run one after another and scans each; then, when no chunk is left, ends the run (the load). */
+  async runChunk(runId: string, worker: string): Promise<void> {
+    for (let chunk = await this.runs.takeChunk(runId, worker, this.settings.leaseMs); chunk; chunk = await this.runs.takeChunk(runId, worker, this.settings.leaseMs)) {
+      try {
+        await this.scanChunk(chunk, worker);
+      } catch (error) {
+        this.logger.warn('discovery chunk failed', { runId, chunk: chunk.seq, error });
+        await this.runs.failChunk(chunk, worker, { address: null, method: 'RUN', stage: 'run', code: 'INTERNAL_ERROR', message: `The chunk ${chunk.first} to ${chunk.last} stopped on an unexpected error; the service log has the details.` });
+      }
+    }
+    await this.conclude(runId, worker);
+  }
+
+  /** Runs a step of a run; an unexpected error fails the run, with the reason. */
+  private async guarded(runId: string, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
     } catch (error) {
       this.logger.warn('discovery run failed', { runId, error });
       await this.runs.addErrors(runId, [{ address: null, method: 'RUN', stage: 'run', code: 'INTERNAL_ERROR', message: 'The run stopped on an unexpected error; the service log has the details.' }]);
@@ -119,12 +151,12 @@ export class DiscoveryRunner {
     if (await this.runs.finish(runId, status, summary, failureReason)) await this.followUp.runFinished(runId, status);
   }
 
-  /** Every address through the pipeline, a bounded number at a time; 'CANCELLED' when a cancel arrives. */
-  private async scanAll(runId: string, target: TargetRecord): Promise<{ results: AddressResult[]; runErrors: RunError[]; credentialsTried: string[] } | 'CANCELLED'> {
-    const entries = target.addresses.map((a) => parseAddress(a) as ParsedAddress);
-    const tasks = (function* () {
-      for (const entry of entries) for (const address of expandAddresses([entry])) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
-    })();
+  private entriesOf(addresses: string[]): ParsedAddress[] {
+    return addresses.map((a) => parseAddress(a) as ParsedAddress);
+  }
+
+  /** The credentials of each inventory method the target names, and an error for each that has none and needs one. */
+  private async credentialsOf(target: TargetRecord): Promise<{ credentials: Map<InventoryMethod, RunCredentials>; runErrors: RunError[] }> {
     const credentials = new Map<InventoryMethod, RunCredentials>();
     for (const { method } of INVENTORY_CONNECTORS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
     // A method whose credentials are optional (DNS) is tried without one.
@@ -133,50 +165,99 @@ export class DiscoveryRunner {
       c.isEmpty() && required.has(method) ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
     );
     for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty() && required.has(method)) credentials.delete(method);
+    return { credentials, runErrors };
+  }
 
-    const results: AddressResult[] = [];
-    const inventory = semaphore(this.settings.hostConcurrency);
+  /**
+   * Every address of the chunk not done by an earlier attempt through the pipeline; what they
+   * gave is kept every second, which renews the chunk's lease and says whether to go on.
+   */
+  private async scanChunk(chunk: RunChunk, worker: string): Promise<void> {
+    const target = chunk.targetId ? await this.targets.find(chunk.targetId) : undefined;
+    if (!target) {
+      await this.finish(chunk.runId, 'FAILED', undefined, 'The target was deleted before the run ended.');
+      return;
+    }
+    const { credentials } = await this.credentialsOf(target);
+    const done = new Set(await this.runs.doneAddresses(chunk.id));
+    const tasks = (function* (entries: ParsedAddress[]) {
+      for (const entry of entries) {
+        for (const address of expandAddresses([entry])) if (!done.has(address)) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
+      }
+    })(this.entriesOf(chunk.entries));
     const sweepOptions = {
       ...this.settings.sweep,
       // The port of each method tried where its port answers is always probed, so that the sweep can tell whether it is worth trying.
       ports: [...new Set([...this.settings.sweep.ports, ...INVENTORY_CONNECTORS.filter((c) => c.triedWhere === 'port-answered' && credentials.has(c.method)).map((c) => portOf(target, c.method))])],
       excluded: this.settings.excluded,
     };
-    let done = 0;
-    let cancelled = false;
-    let lastReport = 0;
-    // A cancel also stops what the connectors run for the addresses in hand (nmap).
-    const cancel = new AbortController();
-    // A report that fails (the store slow or away for a moment) costs nothing but itself: the next one
-    // renews the lease, and the load that follows sees a cancel in any case (beginLoad).
-    const report = async (force: boolean) => {
-      if (!force && Date.now() - lastReport < PROGRESS_EVERY_MS) return;
-      lastReport = Date.now();
+
+    const scanned: { address: string; result: AddressResult }[] = [];
+    let state = 'GO' as ChunkState;
+    let saving = Promise.resolve();
+    // A cancel (or the chunk taken over) also stops what the connectors run for the addresses in hand (nmap).
+    const stop = new AbortController();
+    // One save at a time. A save that fails (the store slow or away for a moment) costs nothing but
+    // itself: its results wait for the next one, which renews the lease; a chunk whose lease ran out
+    // meanwhile was handed over, and the next save says so (LOST).
+    const save = () => (saving = saving.then(async () => {
+      if (state !== 'GO') return;
+      const batch = scanned.splice(0);
       try {
-        cancelled = (await this.runs.progress(runId, done, target.addressCount, this.settings.leaseMs)) || cancelled;
+        state = await this.runs.saveProgress(chunk, worker, batch, this.settings.leaseMs);
       } catch (error) {
-        this.logger.warn('discovery progress not recorded', { runId, error });
+        scanned.unshift(...batch);
+        this.logger.warn('discovery chunk progress not recorded; the next report tries again', { runId: chunk.runId, chunk: chunk.seq, error });
       }
-      if (cancelled) cancel.abort();
-    };
-    const hosts = new HostLimits(target);
-    const worker = async () => {
-      for (let next = tasks.next(); !next.done && !cancelled; next = tasks.next()) {
-        results.push(await this.scanAddress(next.value, target, sweepOptions, credentials, inventory, hosts, cancel.signal));
-        done++;
-        await report(false);
+      if (state !== 'GO') stop.abort();
+    }));
+    const hosts = new HostLimits(this.runs, chunk.runId, target);
+    const ticker = setInterval(save, PROGRESS_EVERY_MS);
+    const scanner = async () => {
+      for (let next = tasks.next(); !next.done && state === 'GO'; next = tasks.next()) {
+        const task = next.value;
+        scanned.push({ address: task.address, result: await this.probes(() => this.scanAddress(task, target, sweepOptions, credentials, hosts, stop.signal)) });
       }
     };
-    await report(true);
-    // Progress is reported while every worker waits on a slow host too: the lease is renewed, and a cancel is seen.
-    const heartbeat = setInterval(() => void report(false), PROGRESS_EVERY_MS);
     try {
-      await Promise.all(Array.from({ length: this.settings.concurrency }, worker));
+      await Promise.all(Array.from({ length: this.settings.concurrency }, scanner));
     } finally {
-      clearInterval(heartbeat);
+      clearInterval(ticker);
     }
-    await report(true);
-    return cancelled ? 'CANCELLED' : { results, runErrors, credentialsTried: [...credentials.values()].flatMap((c) => [...c.offered]) };
+    await save();
+    await saving;
+    if (state === 'LOST') return;
+    if (await this.runs.endChunk(chunk, worker, state === 'GO' ? 'DONE' : 'CANCELLED')) {
+      await this.runs.recordCredentialsTried(chunk.runId, [...credentials.values()].flatMap((c) => [...c.offered]));
+    }
+  }
+
+  /** When the run has no chunk left: a cancelled one ends, another loads what its chunks kept and ends. */
+  private async conclude(runId: string, worker: string): Promise<void> {
+    const next = await this.runs.conclude(runId, worker, this.settings.leaseMs);
+    if (next === 'CANCELLED') await this.followUp.runFinished(runId, 'CANCELLED');
+    if (next !== 'LOAD') return;
+    const renew = setInterval(() => void this.runs.renewLease(runId, this.settings.leaseMs).catch(() => undefined), Math.floor(this.settings.leaseMs / 3));
+    try {
+      await this.guarded(runId, async () => {
+        const run = await this.runs.find(runId);
+        const target = run?.targetId ? await this.targets.find(run.targetId) : undefined;
+        if (!target) {
+          await this.finish(runId, 'FAILED', undefined, 'The target was deleted before the run ended.');
+          return;
+        }
+        const results = await this.runs.results(runId);
+        const { runErrors } = await this.credentialsOf(target);
+        const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
+        const summary = await this.loader.load(runId, results, portOf(target, 'SSH'), new Date().toISOString());
+        await this.runs.addErrors(runId, errors);
+        // Chunks that failed (WORKER_LOST, INTERNAL_ERROR) have their records already.
+        const recorded = (await this.runs.find(runId))?.errorCount ?? errors.length;
+        await this.finish(runId, recorded > 0 ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED', summary);
+      });
+    } finally {
+      clearInterval(renew);
+    }
   }
 
   private async scanAddress(
@@ -184,7 +265,6 @@ export class DiscoveryRunner {
     target: TargetRecord,
     sweepOptions: SweepOptions,
     credentials: Map<InventoryMethod, RunCredentials>,
-    inventory: ReturnType<typeof semaphore>,
     hosts: HostLimits,
     signal: AbortSignal,
   ): Promise<AddressResult> {
@@ -205,7 +285,7 @@ export class DiscoveryRunner {
     }
     if (credentials.size === 0) return result;
     const hostname = net.isIP(task.address) ? result.hostname : task.address;
-    return inventory(async () => {
+    return this.inventory(async () => {
       const deadline = Date.now() + this.settings.hostTimeoutMs;
       for (const connector of INVENTORY_CONNECTORS) {
         const { method } = connector;
@@ -220,7 +300,7 @@ export class DiscoveryRunner {
           result.attempted.push(method);
           continue;
         }
-        const limit = hosts.take(connector);
+        const limit = await hosts.take(connector);
         if (limit !== undefined) {
           if (limit.first) result.errors.push({ address: result.address, method, stage: 'connect', code: 'HOST_LIMIT_REACHED', message: `${method} was tried at the ${limit.max} hosts the target's settings.${method}.maxHosts allow; this address and the later ones were left out of it.` });
           continue;

@@ -1,16 +1,18 @@
 // Scans and runs: a scan queues a run (one QUEUED or RUNNING run per target at a time) and a job
-// for the workers; runs are listed newest first and can be cancelled.
+// for the workers, which plans its chunks and queues a job for each; runs are listed newest first
+// and can be cancelled.
 import { CronExpressionParser } from 'cron-parser';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
 import type { RunStore } from './run-store.js';
-import type { RunError, RunRecord, RunStatus } from './run-record.js';
+import type { ChunkCounts, RunError, RunRecord, RunStatus } from './run-record.js';
 import type { HostStateStore, RunHostRow } from './host-state-store.js';
 import type { TargetStore } from './target-store.js';
 
 export const RUN_JOB = 'discovery-run';
+export const CHUNK_JOB = 'discovery-run-chunk';
 
 export interface RunView {
   id: string;
@@ -22,6 +24,7 @@ export interface RunView {
   startedAt: string | null;
   finishedAt: string | null;
   progress: { done: number; total: number };
+  chunks: ChunkCounts;
   summary: { hostsResponding: number; assetsCreated: number; assetsUpdated: number; errors: number };
   failureReason: string | null;
   errors?: RunError[];
@@ -38,6 +41,7 @@ export function toRunView(run: RunRecord, errors?: RunError[]): RunView {
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,
     progress: { done: run.progressDone, total: run.progressTotal },
+    chunks: run.chunks,
     summary: { hostsResponding: run.hostsResponding, assetsCreated: run.assetsCreated, assetsUpdated: run.assetsUpdated, errors: run.errorCount },
     failureReason: run.failureReason,
     ...(errors ? { errors } : {}),

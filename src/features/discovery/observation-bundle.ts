@@ -27,6 +27,16 @@ export interface AddressResult {
   errors: RunError[];
 }
 
+/** An address's result as JSON, kept until its run loads it (the scopes an observation read completely, a Set, as a list). */
+export function storedResult(result: AddressResult): string {
+  return JSON.stringify(result, (_key, value: unknown) => (value instanceof Set ? [...value] : value));
+}
+
+/** A result kept by storedResult, as the loader takes it. */
+export function restoredResult(stored: AddressResult): AddressResult {
+  return { ...stored, observations: stored.observations.map((o) => ({ ...o, complete: new Set(o.complete) })) };
+}
+
 const STRONGER_TYPES = new Set(['NETWORK_DEVICE', 'PRINTER']);
 
 const rankOf = (method: string) => inventoryConnector(method)?.factRank ?? 0;

@@ -7,6 +7,16 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const STATUSES_WITH_ERRORS: readonly RunStatus[] = ['FAILED', 'COMPLETED_WITH_ERRORS'];
 export type RunTrigger = 'MANUAL' | 'SCHEDULED';
 
+/** A run's chunks by status: QUEUED, RUNNING (held by a worker's lease), DONE, FAILED (its attempts used), CANCELLED (dropped). */
+export interface ChunkCounts {
+  total: number;
+  queued: number;
+  running: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+}
+
 export interface RunRecord {
   id: string;
   targetId: string | null;
@@ -25,6 +35,7 @@ export interface RunRecord {
   cancelRequested: boolean;
   failureReason: string | null;
   credentialsTried: string[];
+  chunks: ChunkCounts;
 }
 
 export interface RunError {

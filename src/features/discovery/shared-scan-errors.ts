@@ -130,11 +130,11 @@ export const SHARED_ERRORS = {
     },
   },
   WORKER_LOST: {
-    description: 'The worker running the scan stopped reporting (crashed or killed); its lease expired.',
+    description: 'A chunk of the run was lost with its worker on its last attempt (the record names its addresses), or the worker planning or loading the run stopped reporting; its lease expired.',
     explanation: {
-      summary: 'The worker running the scan stopped reporting (crashed, killed or restarted); the run was failed when its lease expired.',
+      summary: 'A worker running the scan stopped reporting (crashed, killed or restarted): a chunk lost on its last attempt left its addresses not all scanned, or the run was failed when the lease of its planning or loading expired.',
       causes: [
-        'The worker process was restarted or killed (a deployment, the out-of-memory killer).',
+        'The worker process was restarted or killed (a deployment, the out-of-memory killer), as many times as a chunk may be taken (service.discovery.chunk-max-attempts).',
         'The worker lost its connection to PostgreSQL and could not renew the lease.',
       ],
       actions: [

@@ -1,5 +1,6 @@
 // The addresses of a discovery target: IPs, CIDRs, ranges and host names, as pure functions.
-// CIDRs and ranges are expanded lazily; the count is known without expanding them. An address is
+// CIDRs and ranges are expanded lazily, and cut into a run's chunks without expanding them; the
+// count is known without expanding them. An address is
 // written canonically: a numeric form that resolvers read as another address (0x7f.1, 2130706433,
 // 127.1 and 0177.0.0.1 are all 127.0.0.1 to inet_aton, and so to ssh or ping) is refused with the
 // address it stands for, so that no target hides what it reaches; 0.0.0.0/8 and :: are refused too,
@@ -102,4 +103,42 @@ export function* expandAddresses(entries: ParsedAddress[]): Generator<string> {
     const [first, last] = ipv4Bounds(entry.text) as [number, number];
     for (let n = first; n <= last; n++) yield intToIpv4(n);
   }
+}
+
+/** A run's slice of a target: its entries (an IPv4 slice written as a range), its size, and its first and last address to name it. */
+export interface AddressChunk {
+  entries: string[];
+  size: number;
+  first: string;
+  last: string;
+}
+
+/** The entries cut into chunks of at most `size` addresses, in order, without expanding a range. */
+export function* chunkAddresses(entries: ParsedAddress[], size: number): Generator<AddressChunk> {
+  let chunk: AddressChunk | undefined;
+  for (const entry of entries) {
+    const [from, to] = entry.kind === 'IP' || entry.kind === 'HOSTNAME' ? [undefined, undefined] : (ipv4Bounds(entry.text) as [number, number]);
+    for (let next = from; next === undefined || next <= (to as number); ) {
+      chunk ??= { entries: [], size: 0, first: '', last: '' };
+      let text = entry.text;
+      let count = 1;
+      let [first, last] = [text, text];
+      if (next !== undefined) {
+        const end = Math.min(to as number, next + size - chunk.size - 1);
+        [first, last] = [intToIpv4(next), intToIpv4(end)];
+        [text, count] = [`${first}-${last}`, end - next + 1];
+        next = end + 1;
+      }
+      chunk.entries.push(text);
+      if (chunk.size === 0) chunk.first = first;
+      chunk.last = last;
+      chunk.size += count;
+      if (chunk.size === size) {
+        yield chunk;
+        chunk = undefined;
+      }
+      if (next === undefined) break;
+    }
+  }
+  if (chunk) yield chunk;
 }

@@ -597,7 +597,7 @@ export interface paths {
     get: operations["listTargets"];
     /**
      * Create a discovery target
-     * @description Every bad address, an address scope over service.discovery.max-addresses-per-target, an unknown credential or a bad schedule is named in one 400.
+     * @description Every bad address, an address scope over service.discovery.max-addresses-per-target (65,536 by default: a /16), an unknown credential or a bad schedule is named in one 400; nothing is written.
      */
     post: operations["createTarget"];
   };
@@ -667,7 +667,7 @@ export interface paths {
   "/api/v1/discovery/runs/{runId}/cancel": {
     /**
      * Cancel a run
-     * @description A QUEUED run is CANCELLED at once; a RUNNING one stops at its next progress report, or before its load, and loads nothing. 409 for a run that has ended, or that has scanned every address and is loading what it found (it then ends as it would have).
+     * @description A QUEUED run is CANCELLED at once; a RUNNING one drops its queued chunks, its running chunks stop at their next progress report, and it loads nothing (CANCELLED at once when no chunk is running). 409 for a run that has ended, or whose chunks are all done and which is loading what they found (it then ends as it would have).
      */
     post: operations["cancelRun"];
   };
@@ -744,15 +744,42 @@ export interface components {
       finishedAt: string | null;
       progress: {
         /**
-         * @description Addresses done.
+         * @description Addresses done (the sum over the run's chunks).
          * @example 37
          */
         done: number;
         /**
-         * @description Addresses in scope.
+         * @description Addresses in scope (the sum over the run's chunks).
          * @example 254
          */
         total: number;
+      };
+      /** @description The run's chunks by status: a run is cut into chunks of at most service.discovery.chunk-size addresses, which any worker takes, each under a lease; a chunk whose worker is lost goes back to the queue, up to service.discovery.chunk-max-attempts times, then FAILED (a WORKER_LOST record names its addresses). All 0 for a run from before chunks, or not yet planned. */
+      chunks: {
+        /** @example 256 */
+        total: number;
+        /**
+         * @description Waiting for a worker.
+         * @example 200
+         */
+        queued: number;
+        /**
+         * @description Held by a worker's lease.
+         * @example 8
+         */
+        running: number;
+        /** @example 48 */
+        done: number;
+        /**
+         * @description Lost with their workers on every attempt, or stopped on an unexpected error (their records say which).
+         * @example 0
+         */
+        failed: number;
+        /**
+         * @description Dropped by a cancel, or when the run ended otherwise.
+         * @example 0
+         */
+        cancelled: number;
       };
       summary: {
         /** @example 37 */
@@ -6215,7 +6242,7 @@ export interface operations {
   };
   /**
    * Create a discovery target
-   * @description Every bad address, an address scope over service.discovery.max-addresses-per-target, an unknown credential or a bad schedule is named in one 400.
+   * @description Every bad address, an address scope over service.discovery.max-addresses-per-target (65,536 by default: a /16), an unknown credential or a bad schedule is named in one 400; nothing is written.
    */
   createTarget: {
     requestBody: {
@@ -6454,7 +6481,7 @@ export interface operations {
   };
   /**
    * Cancel a run
-   * @description A QUEUED run is CANCELLED at once; a RUNNING one stops at its next progress report, or before its load, and loads nothing. 409 for a run that has ended, or that has scanned every address and is loading what it found (it then ends as it would have).
+   * @description A QUEUED run is CANCELLED at once; a RUNNING one drops its queued chunks, its running chunks stop at their next progress report, and it loads nothing (CANCELLED at once when no chunk is running). 409 for a run that has ended, or whose chunks are all done and which is loading what they found (it then ends as it would have).
    */
   cancelRun: {
     parameters: {

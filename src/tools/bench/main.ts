@@ -23,6 +23,9 @@
 //              top-talkers latency over 1 h and 24 h of rollups at 10,000 flows/s, and the
 //              collector's memory under a flood of new keys; --quick stores 100,000 flows instead
 //              of 2 million and floods for 60 s; --flood-seconds sets the flood (600 by default).
+//   worker-loss: how long the chunks of a discovery worker killed mid-run take to be running on
+//              another worker (two worker processes, a loopback /16), with the default and a
+//              short lease.
 import { parseArgs } from 'node:util';
 import { awsBench } from './aws.js';
 import { dhcpBench } from './dhcp.js';
@@ -35,6 +38,7 @@ import { ldapBench } from './ldap.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 import { vcenterBench } from './vcenter.js';
+import { workerLossBench } from './worker-loss.js';
 
 const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; floodSeconds?: number }) => Promise<void>> = {
   scale: async ({ quick, dataDir }) => {
@@ -51,6 +55,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   aws: () => awsBench(),
   fingerprint: () => fingerprintBench(),
   ldap: () => ldapBench(),
+  'worker-loss': () => workerLossBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 
