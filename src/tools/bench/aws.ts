@@ -14,7 +14,7 @@ import { toEstate } from '../../features/discovery/connectors/aws/aws-estate.js'
 import { readAws, type AwsReadOptions } from '../../features/discovery/connectors/aws/aws-read.js';
 import { AwsDouble, exampleItems } from '../aws/aws-double.js';
 import { startDynamoDb, startS3 } from '../aws/aws-peers.js';
-import { elapsedMs, int, loadAverage, machine, median, scanThrough, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
+import { elapsedMs, int, loadAverage, machine, median, scanRepeatedly, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
 
 const REGIONS = ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1', 'eu-west-2', 'eu-central-1', 'ap-southeast-1', 'ap-northeast-1', 'sa-east-1'];
 const PER_REGION = 1000;
@@ -97,12 +97,7 @@ export async function awsBench(): Promise<void> {
       withService(dataDir, { localPostgresPort: await freePort(), localNeo4jBoltPort: await freePort(), discoveryLeaseMs: 30 * 60_000 }, async (_service, api) => {
         const credentialId = (await api.post<{ data: { id: string } }>('/api/v1/credentials', { name: 'aws', kind: 'AWS_ACCESS_KEY', matchPatterns: [], settings: { accessKeyId: KEY_ID }, secrets: { secretAccessKey: SECRET } })).data.id;
         const targetId = (await api.post<{ data: { id: string } }>('/api/v1/discovery/targets', { name: 'aws', addresses: ['127.0.0.1'], methods: ['AWS'], credentialIds: [credentialId], settings: { AWS: { endpoints } } })).data.id;
-        const out: (RunView & { seconds: number })[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          out.push(await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS));
-          console.log(`run ${i + 1}/${RUNS}: ${out.at(-1)?.seconds.toFixed(1)} s`);
-        }
-        return out;
+        return scanRepeatedly<RunView>(api, targetId, RUNS, RUN_DEADLINE_MS);
       }),
     );
     const [first, ...rest] = runs as [RunView & { seconds: number }, ...(RunView & { seconds: number })[]];

@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_SIZE, validLeases } from '../../features/discovery/connect
 import { clientFacts } from '../../features/discovery/connectors/dhcp/dhcp-leases.js';
 import { keaCommand, readLeases } from '../../features/discovery/connectors/dhcp/kea-api.js';
 import { DHCP_AGENT_PASSWORD, DHCP_AGENT_PORT, DHCP_AGENT_USER, DHCP_SERVER_ADDRESS, networkUnavailable, startTestNetwork } from '../lab/lab-network.js';
-import { elapsedMs, int, loadAverage, machine, median, scanThrough, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
+import { elapsedMs, int, loadAverage, machine, median, scanRepeatedly, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
 
 const LEASES = 10_000;
 const READS = 5;
@@ -52,14 +52,9 @@ export async function dhcpBench(): Promise<void> {
       withService(dataDir, {}, async (_service, api) => {
         const credentialId = (await api.post<{ data: { id: string } }>('/api/v1/credentials', { name: 'kea agent', kind: 'HTTP_BASIC', matchPatterns: [], settings: { username: DHCP_AGENT_USER }, secrets: { password: DHCP_AGENT_PASSWORD } })).data.id;
         const targetId = (await api.post<{ data: { id: string } }>('/api/v1/discovery/targets', { name: 'kea', addresses: [DHCP_SERVER_ADDRESS], methods: ['DHCP'], credentialIds: [credentialId] })).data.id;
-        const out: (RunView & { seconds: number })[] = [];
         // The lab's one lease whose host name is no DNS name is reported (DHCP_LEASE_INVALID): the run ends COMPLETED_WITH_ERRORS.
         const accept = (run: RunView) => run.status === 'COMPLETED' || (run.status === 'COMPLETED_WITH_ERRORS' && run.summary.errors === 1);
-        for (let i = 0; i < RUNS; i++) {
-          out.push(await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS, accept));
-          console.log(`run ${i + 1}/${RUNS}: ${out.at(-1)?.seconds.toFixed(1)} s`);
-        }
-        return out;
+        return scanRepeatedly<RunView>(api, targetId, RUNS, RUN_DEADLINE_MS, accept);
       }),
     );
     const [first, ...rest] = runs as [RunView & { seconds: number }, ...(RunView & { seconds: number })[]];

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { DEFAULT_TCP_PORTS, DEFAULT_UDP_PORTS } from '../../features/discovery/connectors/fingerprint/fingerprint.js';
 import { parseNmapReport } from '../../features/discovery/connectors/fingerprint/nmap-report.js';
 import { networkUnavailable, startTestNetwork, SUBNET } from '../lab/lab-network.js';
-import { int, loadAverage, machine, scanThrough, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
+import { int, loadAverage, machine, scanRepeatedly, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
 
 /** Plain hosts (sshd and snmpd) besides the lab's own and the fingerprint lab's. */
 const EXTRA_HOSTS = 20;
@@ -54,11 +54,7 @@ export async function fingerprintBench(): Promise<void> {
     const result = await withDataDir((dataDir) =>
       withService(dataDir, {}, async (_service, api) => {
         const targetId = (await api.post<{ data: { id: string } }>('/api/v1/discovery/targets', { name: 'lab /24', addresses: [range], methods: ['SWEEP', 'FINGERPRINT'] })).data.id;
-        const runs: (RunView & { seconds: number })[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          runs.push(await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS));
-          console.log(`run ${i + 1}/${RUNS}: ${runs.at(-1)?.seconds.toFixed(1)} s`);
-        }
+        const runs = await scanRepeatedly<RunView>(api, targetId, RUNS, RUN_DEADLINE_MS);
         const assets = (await api.get<{ data: AssetView[] }>('/api/v1/assets?size=1000')).data;
         const services = (await api.get<{ total: number }>('/api/v1/assets?type=DISCOVERED_SERVICE&size=1')).total;
         return { runs, assets, services };

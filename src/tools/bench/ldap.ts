@@ -15,7 +15,7 @@ import { readDirectory } from '../../features/discovery/connectors/ldap/ldap-dir
 import { DEFAULT_MAX_ENTRIES, DEFAULT_PAGE_SIZE } from '../../features/discovery/connectors/ldap/ldap.js';
 import { LDAP_BASE_DN, LDAP_BIND_DN, LDAP_BIND_PASSWORD, LDAP_SERVER_OCTET } from '../lab/directory-lab.js';
 import { networkUnavailable, startTestNetwork, SUBNET } from '../lab/lab-network.js';
-import { elapsedMs, int, loadAverage, machine, median, scanThrough, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
+import { elapsedMs, int, loadAverage, machine, median, scanRepeatedly, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
 
 const run = promisify(execFile);
 const COMPUTERS = 10_000;
@@ -72,12 +72,7 @@ export async function ldapBench(): Promise<void> {
       withService(dataDir, { discoveryLeaseMs: LEASE_MS }, async (_service, api) => {
         const credentialId = (await api.post<{ data: { id: string } }>('/api/v1/credentials', { name: 'directory reader', kind: 'LDAP_BIND', matchPatterns: [], settings: { bindDn: LDAP_BIND_DN, baseDn: LDAP_BASE_DN }, secrets: { password: LDAP_BIND_PASSWORD } })).data.id;
         const targetId = (await api.post<{ data: { id: string } }>('/api/v1/discovery/targets', { name: 'directory', addresses: [ADDRESS], methods: ['LDAP'], settings: { LDAP: { verifyCertificate: false } }, credentialIds: [credentialId] })).data.id;
-        const out: (RunView & { seconds: number })[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          out.push(await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS));
-          console.log(`run ${i + 1}/${RUNS}: ${out.at(-1)?.seconds.toFixed(1)} s`);
-        }
-        return out;
+        return scanRepeatedly<RunView>(api, targetId, RUNS, RUN_DEADLINE_MS);
       }),
     );
     const [first, ...rest] = runs as [RunView & { seconds: number }, ...(RunView & { seconds: number })[]];

@@ -307,6 +307,16 @@ export async function scanThrough<R extends BenchRunView>(api: ApiClient, target
   throw new Error(`run ${queued.id} did not finish within ${deadlineMs / 1000} s`);
 }
 
+/** The target scanned `runs` times one after another (scanThrough), each run logged as it ends. */
+export async function scanRepeatedly<R extends BenchRunView>(api: ApiClient, targetId: string, runs: number, deadlineMs: number, accept?: (run: R) => boolean): Promise<(R & { seconds: number })[]> {
+  const out: (R & { seconds: number })[] = [];
+  for (let i = 0; i < runs; i++) {
+    out.push(await scanThrough<R>(api, targetId, deadlineMs, accept));
+    console.log(`run ${i + 1}/${runs}: ${out.at(-1)?.seconds.toFixed(1)} s`);
+  }
+  return out;
+}
+
 /** Requests with an integration key (it holds every role); another status than the expected one throws. */
 export function apiClient(base: string, key: string) {
   const call = async <T>(method: string, url: string, expected: number, body?: object): Promise<T> => {
