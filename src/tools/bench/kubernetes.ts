@@ -8,7 +8,7 @@ import os from 'node:os';
 import type { RevealedCredential } from '../../features/credentials/credential-service.js';
 import { readKubernetes } from '../../features/discovery/connectors/kubernetes/kubernetes.js';
 import { KubernetesDouble } from '../kubernetes/kubernetes-double.js';
-import { elapsedMs, loadAverage, machine, median, scanThrough, withDataDir, withService, writeSection, type ApiClient, type BenchRunView } from './support.js';
+import { elapsedMs, loadAverage, machine, median, scanRepeatedly, withDataDir, withService, writeSection, type BenchRunView } from './support.js';
 
 const NODES = 50;
 const PODS = 5000;
@@ -20,11 +20,6 @@ const TOKEN = 'bench-token';
 
 interface RunView extends BenchRunView {
   summary: { assetsCreated: number };
-}
-
-async function scan(api: ApiClient, targetId: string): Promise<{ run: RunView; seconds: number }> {
-  const { seconds, ...run } = await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS);
-  return { run, seconds };
 }
 
 /** The double's pages fetched and parsed by a bare HTTPS client, the token and the certificate as the connector has them. */
@@ -75,15 +70,10 @@ export async function kubernetesBench(): Promise<void> {
         const targetId = (await api.post<{ data: { id: string } }>('/api/v1/discovery/targets', {
           name: 'cluster', addresses: ['127.0.0.1'], methods: ['KUBERNETES'], credentialIds: [credentialId], ports: { KUBERNETES: k8s.port }, settings: { KUBERNETES: { pageSize: PAGE_SIZE } },
         })).data.id;
-        const out: { run: RunView; seconds: number }[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          out.push(await scan(api, targetId));
-          console.log(`run ${i + 1}/${RUNS}: ${out.at(-1)?.seconds.toFixed(1)} s`);
-        }
-        return out;
+        return scanRepeatedly<RunView>(api, targetId, RUNS, RUN_DEADLINE_MS);
       }),
     );
-    const [first, ...rest] = runs as [{ run: RunView; seconds: number }, ...{ run: RunView; seconds: number }[]];
+    const [first, ...rest] = runs as [RunView & { seconds: number }, ...(RunView & { seconds: number })[]];
     const read = reads[0] as (typeof reads)[number];
     writeSection('kubernetes', `## Kubernetes discovery (API server double)
 
@@ -95,7 +85,7 @@ The Kubernetes API server double (\`src/tools/kubernetes/kubernetes-double.ts\`,
 |---|---|---|
 | Floor: the same pages fetched and parsed by a bare HTTPS client, median of ${READS} | ${(median(floors.map((f) => f.ms)) / 1000).toFixed(2)} s | ${floors[0]?.requests} |
 | Read alone (certificate, kube-system, five lists in pages; ${read.assets} assets mapped), median of ${READS} | ${(median(reads.map((r) => r.ms)) / 1000).toFixed(2)} s | ${read.calls} |
-| Whole run through the API, first (creates ${first.run.summary.assetsCreated} assets) | ${first.seconds.toFixed(1)} s | as above |
+| Whole run through the API, first (creates ${first.summary.assetsCreated} assets) | ${first.seconds.toFixed(1)} s | as above |
 | Whole run, rescans (nothing changed), median of ${rest.length} | ${median(rest.map((r) => r.seconds)).toFixed(1)} s | as above |
 `);
   } finally {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { RevealedCredential } from '../../features/credentials/credential-service.js';
 import { readVcenter } from '../../features/discovery/connectors/vcenter/vcenter.js';
 import { startVcsim, vcsimUnavailable } from '../vcsim/vcsim.js';
-import { elapsedMs, loadAverage, machine, median, scanThrough, withDataDir, withService, writeSection, type ApiClient } from './support.js';
+import { elapsedMs, loadAverage, machine, median, scanRepeatedly, withDataDir, withService, writeSection } from './support.js';
 
 const HOSTS = 50;
 const VMS = 2000;
@@ -23,11 +23,6 @@ interface RunView {
   finishedAt: string | null;
   summary: { hostsResponding: number; assetsCreated: number; assetsUpdated: number; errors: number };
   errors?: unknown[];
-}
-
-async function scan(api: ApiClient, targetId: string): Promise<{ run: RunView; seconds: number }> {
-  const { seconds, ...run } = await scanThrough<RunView>(api, targetId, RUN_DEADLINE_MS);
-  return { run, seconds };
 }
 
 export async function vcenterBench(): Promise<void> {
@@ -52,15 +47,10 @@ export async function vcenterBench(): Promise<void> {
         const targetId = (await api.post<{ data: { id: string } }>('/api/v1/discovery/targets', {
           name: 'vcsim', addresses: ['127.0.0.1'], methods: ['VCENTER'], credentialIds: [credentialId], ports: { VCENTER: vc.port }, settings: { VCENTER: { caCertificate: vc.certificate } },
         })).data.id;
-        const out: { run: RunView; seconds: number }[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          out.push(await scan(api, targetId));
-          console.log(`run ${i + 1}/${RUNS}: ${out.at(-1)?.seconds.toFixed(1)} s`);
-        }
-        return out;
+        return scanRepeatedly<RunView>(api, targetId, RUNS, RUN_DEADLINE_MS);
       }),
     );
-    const [first, ...rest] = runs as [{ run: RunView; seconds: number }, ...{ run: RunView; seconds: number }[]];
+    const [first, ...rest] = runs as [RunView & { seconds: number }, ...(RunView & { seconds: number })[]];
     const read = reads[0] as (typeof reads)[number];
     writeSection('vcenter', `## vCenter discovery (simulator)
 
@@ -71,7 +61,7 @@ govmomi's vCenter simulator (\`tools/vcsim\`, built from Debian's golang-github-
 | | Time | PropertyCollector round trips |
 |---|---|---|
 | Read alone (session, ContainerView, pages; ${read.assets} assets mapped), median of ${READS} | ${(median(reads.map((r) => r.ms)) / 1000).toFixed(2)} s | ${read.pages} pages (RetrievePropertiesEx + ${read.pages - 1} ContinueRetrievePropertiesEx), ${read.calls} SOAP calls in all |
-| Whole run through the API, first (creates ${first.run.summary.assetsCreated} assets) | ${first.seconds.toFixed(1)} s | as above |
+| Whole run through the API, first (creates ${first.summary.assetsCreated} assets) | ${first.seconds.toFixed(1)} s | as above |
 | Whole run, rescans (nothing changed), median of ${rest.length} | ${median(rest.map((r) => r.seconds)).toFixed(1)} s | as above |
 `);
   } finally {
