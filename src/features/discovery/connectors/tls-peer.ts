@@ -23,24 +23,28 @@ export class HandshakeFailure extends Error {
   }
 }
 
+/** The server certificate a TLS socket's handshake showed, checked against its authorities and the host's name; none if it showed none. */
+export function certificateOf(socket: tls.TLSSocket, host: string): PresentedCertificate | undefined {
+  const certificate = socket.getPeerCertificate();
+  if (!certificate.fingerprint256) return undefined;
+  const identity = socket.authorized ? tls.checkServerIdentity(host, certificate) : undefined;
+  return {
+    fingerprint: certificate.fingerprint256,
+    subject: Object.entries(certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', '),
+    authorized: socket.authorized && !identity,
+    ...(identity || socket.authorizationError ? { reason: identity?.message ?? String(socket.authorizationError) } : {}),
+  };
+}
+
 /** `ca`: the PEM authorities trusted (the system's if left out). */
 export function presentedCertificate(host: string, port: number, connectTimeoutMs: number, ca?: string | string[]): Promise<PresentedCertificate> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({ host, port, rejectUnauthorized: false, timeout: connectTimeoutMs, ...(ca ? { ca } : {}), ...(net.isIP(host) ? {} : { servername: host }) });
     socket.once('secureConnect', () => {
-      const certificate = socket.getPeerCertificate();
-      const identity = socket.authorized ? tls.checkServerIdentity(host, certificate) : undefined;
+      const presented = certificateOf(socket, host);
       socket.end();
-      if (!certificate.fingerprint256) {
-        reject(new HandshakeFailure(undefined, `${host}:${port} presented no certificate.`));
-        return;
-      }
-      resolve({
-        fingerprint: certificate.fingerprint256,
-        subject: Object.entries(certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', '),
-        authorized: socket.authorized && !identity,
-        ...(identity || socket.authorizationError ? { reason: identity?.message ?? String(socket.authorizationError) } : {}),
-      });
+      if (presented) resolve(presented);
+      else reject(new HandshakeFailure(undefined, `${host}:${port} presented no certificate.`));
     });
     socket.once('timeout', () => {
       socket.destroy();

@@ -10,6 +10,7 @@ import tls from 'node:tls';
 import { Client, InvalidCredentialsError, ResultCodeError, SizeLimitExceededError } from 'ldapts';
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { Pins } from '../../host-state-store.js';
+import { certificateOf, type PresentedCertificate } from '../tls-peer.js';
 import { networkErrorCode } from '../../shared-scan-errors.js';
 import { COMPUTER_ATTRIBUTES, COMPUTER_FILTER, type DirectoryEntry } from './ldap-computers.js';
 import type { LdapErrorCode } from './ldap-errors.js';
@@ -114,35 +115,23 @@ async function secure(client: Client, options: DirectoryReadOptions): Promise<vo
   }
 }
 
-/** What the handshake showed: the certificate and whether the authorities vouch for it. */
-interface Handshake {
-  certificate: tls.PeerCertificate;
-  authorized: boolean;
-  authorizationError?: string;
-}
-
 /** The server certificate, checked (trust, name) when asked and pinned (or compared with its pin). */
 async function verifyCertificate(options: DirectoryReadOptions, pins: Pins): Promise<string> {
   const where = `${options.host}:${options.port}`;
-  let seen: Handshake | undefined;
+  let seen: PresentedCertificate | undefined;
   const client = clientOf(options, secureConnector(options, (socket) => {
-    seen = { certificate: socket.getPeerCertificate(), authorized: socket.authorized, ...(socket.authorizationError ? { authorizationError: String(socket.authorizationError) } : {}) };
+    seen = certificateOf(socket, options.host);
   }));
   try {
     await secure(client, options);
   } finally {
     await client.unbind().catch(() => undefined);
   }
-  const fingerprint = seen?.certificate.fingerprint256;
-  if (!seen || !fingerprint) throw new LdapFailure('LDAP_TLS_FAILED', `${where} presented no certificate.`);
-  if (options.verifyCertificate) {
-    const identity = seen.authorized ? tls.checkServerIdentity(options.host, seen.certificate) : undefined;
-    if (!seen.authorized || identity) {
-      const reason = identity?.message ?? seen.authorizationError ?? 'unknown reason';
-      throw new LdapFailure('LDAP_CERTIFICATE_UNTRUSTED', `The certificate of ${where} (${fingerprint}) is not trusted: ${reason}. Add its authority as the target's LDAP caCertificate, or set verifyCertificate to false.`);
-    }
+  if (!seen) throw new LdapFailure('LDAP_TLS_FAILED', `${where} presented no certificate.`);
+  const { fingerprint, subject, authorized, reason = 'unknown reason' } = seen;
+  if (options.verifyCertificate && !authorized) {
+    throw new LdapFailure('LDAP_CERTIFICATE_UNTRUSTED', `The certificate of ${where} (${fingerprint}) is not trusted: ${reason}. Add its authority as the target's LDAP caCertificate, or set verifyCertificate to false.`);
   }
-  const subject = Object.entries(seen.certificate.subject ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
   const pinned = await pins.pinOrCompare('TLS_CERTIFICATE', options.host, options.port, { fingerprint, detail: subject });
   if (pinned) {
     throw new LdapFailure('LDAP_CERTIFICATE_CHANGED', `The certificate of ${where} is now ${fingerprint}, not the one pinned at first contact (${pinned.fingerprint}); no credential was sent. If the server's certificate was replaced, accept the new one (POST /api/v1/discovery/pins/accept).`);
