@@ -121,7 +121,7 @@ Scale: ${int(REGIONS.length * PER_REGION)} EC2 instances, ${int(PER_REGION)} in 
 | Whole run through the API, first (creates ${int(first.summary.assetsCreated)} assets) | ${seconds(firstMs, 1)} | as above | ${ratio(firstMs)} |
 | Whole run, rescans (nothing changed), median of ${rest.length} | ${seconds(rescanMs, 1)} | as above | ${ratio(rescanMs)} |
 
-The requests of a read: 1 GetCallerIdentity, 1 DescribeRegions, 1 ListBuckets, and in each region 3 EC2 lists (VPCs, subnets, instances: ${PER_REGION / PAGE} page${PER_REGION / PAGE === 1 ? '' : 's'} of instances), 1 RDS, 1 DynamoDB, 2 ELBv2 and 1 CloudFormation request. The 10,000 instances that issue 40 names, each figure beside the bare SDK read of the same pages (the floor) in the same run.
+The requests of a read: 1 GetCallerIdentity, 1 DescribeRegions, 1 ListBuckets, and in each region 3 EC2 lists (VPCs, subnets, instances: ${PER_REGION / PAGE} page${PER_REGION / PAGE === 1 ? '' : 's'} of instances), 1 RDS, 1 DynamoDB, 2 ELBv2 and 1 CloudFormation request. A smaller run than the 100,000-asset estate of the sections above: the 10,000 instances that issue 40 names, each figure beside the bare SDK read of the same pages (the floor) in the same run.
 `);
   } finally {
     await double.stop();
