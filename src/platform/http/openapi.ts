@@ -1,14 +1,13 @@
 // api.yaml is the contract: it is served raw and through Swagger UI, and express-openapi-validator
 // checks every request against it (and every response too when the setting asks for it).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import express, { type RequestHandler, type Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import pathToRegexpModule from 'path-to-regexp';
 import swaggerUi from 'swagger-ui-express';
 import { fromProjectRoot } from '../project-root.js';
 import { UUID_PATTERN } from '../uuid.js';
 import { parseYamlFileCached } from '../yaml-file-cache.js';
+import { patchOpenApiValidator } from './openapi-validator-patches.js';
 import { responseValidation } from './response-validation.js';
 
 export type OpenApiDocument = Record<string, unknown> & { servers?: { url: string }[]; paths: Record<string, unknown> };
@@ -44,9 +43,6 @@ export function queryParameterNames(doc: OpenApiDocument, operationId: string): 
   throw new Error(`api.yaml has no operation ${operationId}`);
 }
 
-// Compiled route patterns kept (compileRoutePatternsOnce).
-const ROUTE_PATTERNS_KEPT = 1000;
-
 const SWAGGER_ASSET = /^\/(swagger-ui-init\.js|swagger-ui[\w.-]*\.(css|js)|favicon-(16x16|32x32)\.png)$/;
 
 /** Swagger UI at /swagger-ui.html (its assets beside it) and the raw document at /api.yaml. */
@@ -68,7 +64,7 @@ export function apiDocsRouter(doc: OpenApiDocument): Router {
  * a caller without access gets 401/403 rather than a list of what was wrong with the request.
  */
 export function openApiValidator(doc: OpenApiDocument, { validateResponses, contextPath }: { validateResponses: boolean; contextPath: string }, beforeValidation: RequestHandler[]): RequestHandler[] {
-  compileRoutePatternsOnce();
+  patchOpenApiValidator();
   const middlewares = OpenApiValidator.middleware({
     apiSpec: doc as never,
     validateRequests: { allErrors: true, allowUnknownQueryParameters: false },
@@ -89,37 +85,4 @@ export function openApiValidator(doc: OpenApiDocument, { validateResponses, cont
   const at = middlewares.findIndex((m) => m.name === 'requestMiddleware');
   if (at < 0) throw new Error('express-openapi-validator: request validation middleware not found');
   return [...middlewares.slice(0, at), ...beforeValidation, ...middlewares.slice(at), ...(validateResponses ? [responseValidation(doc, contextPath)] : [])];
-}
-
-type PathToRegexp = typeof pathToRegexpModule.pathToRegexp & { compiledOnce?: true };
-
-/**
- * express-openapi-validator 5.6 finds a request's api.yaml path by compiling the pattern of each
- * path it tries, in turn, on every request (upstream pull request #1217, not released): some
- * 100-150 µs for a path late in the document. Its patterns are the document's paths, so each is
- * compiled once here, in the module that the validator calls: package.json names path-to-regexp
- * beside it so that npm installs one copy, and a start with two copies fails at once. A compiled
- * pattern is only read: its regexp has no global flag, so exec keeps no state between requests.
- */
-function compileRoutePatternsOnce(): void {
-  const here = createRequire(import.meta.url);
-  if (createRequire(here.resolve('express-openapi-validator')).resolve('path-to-regexp') !== here.resolve('path-to-regexp')) {
-    throw new Error('express-openapi-validator: its path-to-regexp is not the copy that package.json names');
-  }
-  const compile: PathToRegexp = pathToRegexpModule.pathToRegexp;
-  if (compile.compiledOnce) return;
-  const compiled = new Map<string, ReturnType<PathToRegexp>>();
-  const once: PathToRegexp = (path, options = {}) => {
-    if (typeof path !== 'string' || Object.keys(options).some((k) => k !== 'sensitive' && k !== 'strict')) return compile(path, options);
-    const key = `${options.sensitive ? 's' : '-'}${(options as { strict?: boolean }).strict ? 's' : '-'}${path}`;
-    let value = compiled.get(key);
-    if (!value) {
-      value = compile(path, options);
-      // Bounded, should another caller pass paths of its own: the document has some 60.
-      if (compiled.size < ROUTE_PATTERNS_KEPT) compiled.set(key, value);
-    }
-    return value;
-  };
-  once.compiledOnce = true;
-  pathToRegexpModule.pathToRegexp = once;
 }

@@ -77,6 +77,10 @@ export const emptyRegion = (): RegionResources => ({ instances: [], vpcs: [], su
  */
 export const regionsPart = (named: string[] | undefined) => (named ? `regions:${[...named].sort().join(',')}` : 'regions');
 export const S3_PART = 's3';
+/** The services a target's settings.AWS.endpoints may name. */
+export const AWS_SERVICES = ['sts', 'ec2', 's3', 'rds', 'dynamodb', 'elasticloadbalancing', 'cloudformation'] as const;
+export type AwsService = (typeof AWS_SERVICES)[number];
+
 export const REGION_SERVICES = ['ec2', 'rds', 'dynamodb', 'elasticloadbalancing', 'cloudformation'] as const;
 export type RegionService = (typeof REGION_SERVICES)[number];
 export const regionPart = (service: RegionService, region: string) => `${service}:${region}`;

@@ -17,11 +17,9 @@ import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { RunError } from '../../run-record.js';
 import { classifyAwsError, type AwsErrorCode } from './aws-errors.js';
-import { emptyRegion, REGION_SERVICES, regionPart, regionsPart, S3_PART, type AccountRead, type BucketRead, type PartRead, type RegionResources, type RegionService } from './aws-estate.js';
+import { emptyRegion, REGION_SERVICES, type AwsService, regionPart, regionsPart, S3_PART, type AccountRead, type BucketRead, type PartRead, type RegionResources, type RegionService } from './aws-estate.js';
 
 /** The services whose endpoints settings.AWS.endpoints may override, by the SDK's endpoint prefix. */
-export const AWS_SERVICES = ['sts', 'ec2', 's3', 'rds', 'dynamodb', 'elasticloadbalancing', 'cloudformation'] as const;
-export type AwsService = (typeof AWS_SERVICES)[number];
 
 export interface AwsReadOptions {
   /** Where STS, DescribeRegions and S3's ListBuckets are asked. */

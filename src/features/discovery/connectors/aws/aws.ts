@@ -10,8 +10,7 @@ import { z } from 'zod';
 import type { ConnectorResult } from '../../host-observation.js';
 import type { CollectRequest, ConnectorEnvironment, InventoryConnector } from '../connector.js';
 import { AWS_ERRORS } from './aws-errors.js';
-import { toEstate } from './aws-estate.js';
-import { AWS_SERVICES, readAws, type AwsService } from './aws-read.js';
+import { AWS_SERVICES, toEstate, type AwsService } from './aws-estate.js';
 
 const REGION = z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, 'a region code such as eu-west-1');
 
@@ -32,6 +31,8 @@ export const AWS_DEFAULTS = { homeRegion: 'us-east-1', regionConcurrency: 4, max
 
 export async function collectAws({ address, credentials, settings: targetSettings, deadline }: CollectRequest, { config }: ConnectorEnvironment): Promise<ConnectorResult> {
   const own = settings.parse(targetSettings);
+  // The SDK's seven clients take about a second of CPU to load: only a process that reads AWS does.
+  const { readAws } = await import('./aws-read.js');
   const { read, errors, credentialId } = await readAws(address, credentials, {
     homeRegion: own.homeRegion ?? AWS_DEFAULTS.homeRegion,
     ...(own.regions ? { regions: own.regions } : {}),
