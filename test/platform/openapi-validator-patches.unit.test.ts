@@ -2,13 +2,15 @@
 // not what it decides: its preprocessor gets the document's own schema for a reference (escaped
 // pointers included) without compiling it, the OpenAPI meta-schema is compiled only when a
 // document is to be checked and still refuses an invalid one, and a body that breaks a referenced
-// schema is still refused by the real validator.
+// schema is still refused by the real validator; and api.yaml is one that bundling leaves as it
+// is, which is what lets the validator take it without bundling.
+import $RefParser from '@apidevtools/json-schema-ref-parser';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import schemaValidatorModule from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 import preprocessorModule from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
-import { openApiValidator, type OpenApiDocument } from '../../src/platform/http/openapi.js';
+import { loadApiDocument, openApiValidator, type OpenApiDocument } from '../../src/platform/http/openapi.js';
 import { patchOpenApiValidator } from '../../src/platform/http/openapi-validator-patches.js';
 import { problemHandler } from '../../src/platform/http/problem-handler.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -59,6 +61,14 @@ it('still refuses an invalid document when one is checked', () => {
   const check = new OpenAPISchemaValidator({ version: '3.0.3', validateApiSpec: true });
   expect(check.validate(DOC).errors).toEqual([]);
   expect(check.validate({ ...DOC, info: { title: 'no version' } }).errors?.length).toBeGreaterThan(0);
+});
+
+it('finds api.yaml unchanged by bundling (all its references are internal)', async () => {
+  const doc = loadApiDocument('/inventory');
+  const before = structuredClone(doc);
+  const bundled = await $RefParser.bundle(doc);
+  expect(bundled).toBe(doc);
+  expect(bundled).toEqual(before);
 });
 
 describe('the real validator with the patches', () => {

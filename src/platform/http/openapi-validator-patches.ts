@@ -1,9 +1,10 @@
-// Three patches to express-openapi-validator 5.6 (pinned in package.json), each of work that it
+// Four patches to express-openapi-validator 5.6 (pinned in package.json), each of work that it
 // repeats at every start or request and that gives nothing here. Each checks the internal it
 // replaces and fails the start at once when an upgrade moved it.
 import { createRequire } from 'node:module';
 // Imported, not required: the validator must see the patched objects, also in the tests' own
 // module registry. Each is a CommonJS module whose default import is its exports object.
+import frameworkModule from 'express-openapi-validator/dist/framework/index.js';
 import schemaValidatorModule from 'express-openapi-validator/dist/framework/openapi.schema.validator.js';
 import preprocessorModule from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
 import pathToRegexpModule from 'path-to-regexp';
@@ -109,9 +110,31 @@ function compileMetaSchemaOnUse(): void {
   exported.onUse = true;
 }
 
+interface Framework {
+  prototype: { loadSpec(this: unknown, spec: unknown, refParser?: unknown): Promise<unknown>; inMemory?: true };
+}
+
+/**
+ * The validator hands the document to json-schema-ref-parser's bundle at every start, to gather
+ * external references into it. The document given here is api.yaml already parsed, whose
+ * references are all internal: bundle answers the same object unchanged (a test checks it) after
+ * some 0.1-0.2 s of CPU. A document given as an object is taken as it is.
+ */
+function takeDocumentAsGiven(): void {
+  const { OpenAPIFramework } = internal<{ OpenAPIFramework: Framework }>(frameworkModule, 'OpenAPIFramework');
+  const bundle = OpenAPIFramework.prototype.loadSpec;
+  if (typeof bundle !== 'function') throw new Error('express-openapi-validator: OpenAPIFramework has no loadSpec');
+  if (OpenAPIFramework.prototype.inMemory) return;
+  OpenAPIFramework.prototype.loadSpec = function loadSpec(spec, refParser) {
+    return spec !== null && typeof spec === 'object' ? Promise.resolve(spec) : bundle.call(this, spec, refParser);
+  };
+  OpenAPIFramework.prototype.inMemory = true;
+}
+
 /** Applies the patches (once per process; later calls find them in place). */
 export function patchOpenApiValidator(): void {
   compileRoutePatternsOnce();
   resolveReferencesByPointer();
   compileMetaSchemaOnUse();
+  takeDocumentAsGiven();
 }
