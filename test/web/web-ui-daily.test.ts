@@ -147,13 +147,13 @@ describe('the web UI\'s search, flows, audit trail and credentials\' use and try
     const to = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     const window = `from=${encodeURIComponent(new Date(to.getTime() - 7 * 86_400_000).toISOString())}&to=${encodeURIComponent(to.toISOString())}&limit=10&direction=both`;
     const conversations = (await p.viewer.get(`/api/v1/flow/conversations?${window}`)).body.data as { protocol: number | null }[];
-    const names: Record<number, string> = { 1: 'ICMP', 6: 'TCP', 17: 'UDP' };
+    const names: Record<number, string> = { 1: 'ICMP', 6: 'TCP', 17: 'UDP', 58: 'ICMPv6' };
     const numbers = conversations.map((c) => c.protocol);
-    // The fixtures' traffic is TCP and UDP at least.
-    expect(numbers).toEqual(expect.arrayContaining([6, 17]));
+    // The fixtures' traffic: TCP, UDP, ICMP and ICMPv6.
+    expect(numbers).toEqual(expect.arrayContaining([1, 6, 17, 58]));
     const column = (await table.locator('thead th').allTextContents()).indexOf('Protocol');
     const cells = await table.locator('tbody tr').evaluateAll((trs, at) => trs.map((tr) => tr.querySelectorAll('td')[at]?.textContent), column);
-    expect(cells).toEqual(numbers.map((n) => (n === null ? '—' : names[n] ?? `protocol ${n}`)));
+    expect(cells).toEqual(numbers.map((n) => (n === null ? '—' : names[n])));
     expect(await table.locator('tbody abbr', { hasText: 'TCP' }).first().getAttribute('title')).toBe('IP protocol 6');
     await expectAccessible(page);
     expect(errors).toEqual([]);

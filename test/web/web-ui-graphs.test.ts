@@ -163,7 +163,7 @@ describe('the web UI\'s relationships and graphs', () => {
     await tip.waitFor();
     expect(await tip.textContent()).toMatch(new RegExp(`^(${hypervisor.displayName} vmnic0 ↔ \\S+ Te1/1/\\d+|\\S+ Te1/1/\\d+ ↔ ${hypervisor.displayName} vmnic0) \\(LLDP, 1\\.00\\)$`));
     await expectAccessible(page);
-    await screenshot(page, 'topology');
+    await screenshot(page, 'topology-cable-hover');
     await page.mouse.move(box.x + 2, box.y + 2);
     await tip.waitFor({ state: 'hidden' });
 
@@ -202,7 +202,7 @@ describe('the web UI\'s relationships and graphs', () => {
     await page.getByRole('button', { name: 'Fit to view' }).click();
     await eventually(async () => inView(await drawn(page, '__cypherGraph')), (n) => n === zoomed.order, 'every node in view');
     await expectAccessible(page);
-    await screenshot(page, 'cypher');
+    await screenshot(page, 'cypher-legend');
 
     const svg = await downloaded(page, 'Download SVG');
     expect(svg.name).toBe('cypher-graph.svg');

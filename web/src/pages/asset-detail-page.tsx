@@ -89,9 +89,10 @@ function Relationships({ id, rels, cabled }: { id: string; rels: Loaded<Page<Rel
   ];
   return (
     <>
-      <States loaded={rels} empty={(p) => p.data.length === 0}>
+      <States loaded={rels}>
         {(p) => {
           const inactive = p.data.filter((r) => !r.active).length;
+          if (p.data.length === 0) return <p className="muted">No relationships.</p>;
           return <Table rows={p.data} columns={columns} rowKey={(r) => r.id} caption={`${p.total.toLocaleString()} relationships${inactive ? `, ${inactive} inactive` : ''}`} />;
         }}
       </States>
