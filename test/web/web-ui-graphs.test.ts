@@ -12,6 +12,7 @@ import { eventually } from '../support/eventually.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
+import { cabledHypervisor } from './cabled-hypervisor.js';
 
 interface Drawn {
   order: number;
@@ -69,17 +70,7 @@ describe('the web UI\'s relationships and graphs', () => {
     const p = await createPrincipals(service.url);
     key = p.integrationKey;
     for (const bundle of demoEstate(40)) expect((await key.post('/api/v1/import', bundle)).status).toBe(200);
-    // A hypervisor that LLDP saw on its switch.
-    for (const h of (await key.get('/api/v1/assets?type=HYPERVISOR&size=100')).body.data as { id: string; displayName: string }[]) {
-      const nics = (await key.get(`/api/v1/assets?type=INTERFACE&hostId=${h.id}`)).body.data as { connectedTo?: { assetId: string }[] }[];
-      const link = nics.flatMap((n) => n.connectedTo ?? [])[0];
-      if (link) {
-        hypervisor = h;
-        switchId = link.assetId;
-        break;
-      }
-    }
-    expect(switchId).toBeDefined();
+    ({ hypervisor, switchId } = await cabledHypervisor(key));
     browser = await launch();
   }, 180_000);
   afterAll(async () => {
