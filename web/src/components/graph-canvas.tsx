@@ -143,6 +143,9 @@ export function GraphCanvas({ nodes, edges, legend, description, exposeAs, fileN
   const container = useRef<HTMLDivElement>(null);
   const drawn = useRef<{ graph: Graph; renderer: Sigma }>(undefined);
   const [tip, setTip] = useState<{ text: string; x: number; y: number }>();
+  // The handlers by reference: a caller's new functions on its next render must not draw the graph anew.
+  const handlers = useRef({ onOpen, onCentre });
+  handlers.current = { onOpen, onCentre };
   useEffect(() => {
     const graph = new Graph({ multi: true, type: 'mixed' });
     nodes.forEach((n, i) => {
@@ -159,13 +162,15 @@ export function GraphCanvas({ nodes, edges, legend, description, exposeAs, fileN
     let clickTimer: ReturnType<typeof setTimeout> | undefined;
     renderer.on('clickNode', ({ node }) => {
       clearTimeout(clickTimer);
-      if (onOpen) clickTimer = setTimeout(() => onOpen(node), 300);
+      const open = handlers.current.onOpen;
+      if (open) clickTimer = setTimeout(() => open(node), 300);
     });
     renderer.on('doubleClickNode', ({ node, event }) => {
       clearTimeout(clickTimer);
-      if (!onCentre) return;
+      const centre = handlers.current.onCentre;
+      if (!centre) return;
       event.preventSigmaDefault();
-      onCentre(node);
+      centre(node);
     });
     renderer.on('enterEdge', ({ edge, event }) => {
       const text = graph.getEdgeAttribute(edge, 'hover') as string | undefined;
@@ -181,7 +186,7 @@ export function GraphCanvas({ nodes, edges, legend, description, exposeAs, fileN
       layout.kill();
       renderer.kill();
     };
-  }, [nodes, edges, exposeAs, onOpen, onCentre]);
+  }, [nodes, edges, exposeAs]);
 
   const download = async (kind: 'png' | 'svg') => {
     if (!drawn.current) return;
