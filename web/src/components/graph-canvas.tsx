@@ -10,10 +10,10 @@ import FA2Layout from 'graphology-layout-forceatlas2/worker';
 import { useEffect, useRef, useState } from 'react';
 import Sigma from 'sigma';
 
-/** Distinct colours (Tableau 20, the darker of each pair first): one per asset type of a graph. */
+/** Distinct colours (Tableau 20, the darker of each pair first, its greys replaced: grey is UNKNOWN_COLOUR's): one per asset type of a graph. */
 const PALETTE = [
-  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
-  '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#c7c7c7', '#dbdb8d', '#9edae5',
+  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#393b79', '#bcbd22', '#17becf',
+  '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#637939', '#dbdb8d', '#9edae5',
 ];
 export const UNKNOWN_COLOUR = '#999';
 
