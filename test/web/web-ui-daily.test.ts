@@ -138,6 +138,46 @@ describe('the web UI\'s search, flows, audit trail and credentials\' use and try
     expect(errors).toEqual([]);
   });
 
+  it('names the IP protocol of each conversation (TCP, UDP, ICMP) where the API gives its number', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/flows?window=7d`);
+    const table = page.getByRole('table', { name: /Pairs of addresses/ });
+    await table.locator('tbody tr').first().waitFor();
+    const to = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const window = `from=${encodeURIComponent(new Date(to.getTime() - 7 * 86_400_000).toISOString())}&to=${encodeURIComponent(to.toISOString())}&limit=10&direction=both`;
+    const conversations = (await p.viewer.get(`/api/v1/flow/conversations?${window}`)).body.data as { protocol: number | null }[];
+    const names: Record<number, string> = { 1: 'ICMP', 6: 'TCP', 17: 'UDP', 58: 'ICMPv6' };
+    const numbers = conversations.map((c) => c.protocol);
+    // The fixtures' traffic: TCP, UDP, ICMP and ICMPv6.
+    expect(numbers).toEqual(expect.arrayContaining([1, 6, 17, 58]));
+    const column = (await table.locator('thead th').allTextContents()).indexOf('Protocol');
+    const cells = await table.locator('tbody tr').evaluateAll((trs, at) => trs.map((tr) => tr.querySelectorAll('td')[at]?.textContent), column);
+    expect(cells).toEqual(numbers.map((n) => (n === null ? '—' : names[n])));
+    expect(await table.locator('tbody abbr', { hasText: 'TCP' }).first().getAttribute('title')).toBe('IP protocol 6');
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens the search\'s list clear of the header\'s name and roles, at a wide and a laptop width', async () => {
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 800 }]) {
+      const { page, errors } = await openPage(browser, viewport);
+      await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+      await box(page).fill('openssl');
+      await results(page).getByRole('option').first().waitFor();
+      const [list, who] = [await results(page).boundingBox(), await page.locator('header .who').boundingBox()];
+      const apart = (a: NonNullable<typeof list>, b: NonNullable<typeof list>) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      expect(apart(list as NonNullable<typeof list>, who as NonNullable<typeof who>)).toBe(true);
+      // What the pointer finds at the roles' centre is the roles, not the list.
+      expect(await page.locator('header .who .muted').evaluate((roles) => {
+        const r = roles.getBoundingClientRect();
+        return roles.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+      })).toBe(true);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('shows the audit trail\'s targets by name with links, filtered by an action of the server\'s list, a time range and text', async () => {
     const target = (await p.adminSession.post('/api/v1/discovery/targets', { name: 'audited target', addresses: ['127.0.0.1'], methods: ['SWEEP'] })).body.data.id as string;
     const { page, errors } = await openPage(browser, { width: 1440, height: 900 });

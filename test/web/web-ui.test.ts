@@ -7,6 +7,7 @@ import type { ApiClient } from '../support/api-client.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 import { expectAccessible, launch, openPage, screenshot, signIn } from './browser.js';
+import { cabledHypervisor } from './cabled-hypervisor.js';
 
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 
@@ -25,17 +26,9 @@ describe('the web UI', () => {
     for (const bundle of demoEstate(40)) expect((await key.post('/api/v1/import', bundle)).status).toBe(200);
     expect((await key.post('/api/v1/import', { source: 'hostile', assets: [{ key: 'x', assetType: 'SERVER', displayName: HOSTILE, serialNumber: 'HOSTILE-1', customAttributes: { note: '<script>window.__xss=2</script>' } }] })).status).toBe(200);
     // A hypervisor that LLDP saw on its switch: its interface has a Connected to cell.
-    const hypervisors = (await key.get('/api/v1/assets?type=HYPERVISOR&size=100')).body.data as { id: string }[];
-    for (const h of hypervisors) {
-      const nics = (await key.get(`/api/v1/assets?type=INTERFACE&hostId=${h.id}`)).body.data as { connectedTo?: { assetId: string }[] }[];
-      const link = nics.flatMap((n) => n.connectedTo ?? [])[0];
-      if (link) {
-        hypervisor = h.id;
-        switchId = link.assetId;
-        break;
-      }
-    }
-    expect(hypervisor).toBeDefined();
+    const cabled = await cabledHypervisor(key);
+    hypervisor = cabled.hypervisor.id;
+    switchId = cabled.switchId;
     browser = await launch();
   }, 180_000);
   afterAll(async () => {

@@ -49,11 +49,14 @@ function Shell() {
           {has(...MAY.admin) && <NavLink to="/admin">Administration</NavLink>}
           <NavLink to="/profile">Profile</NavLink>
         </nav>
-        <GlobalSearch />
-        <span className="who">
-          {me.name} <span className="muted">({me.roles.join(', ')})</span>
-          <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>
-        </span>
+        {/* One group, so that the header wraps them together: the search's list never covers the roles. */}
+        <div className="header-tools">
+          <GlobalSearch />
+          <span className="who">
+            {me.name} <span className="muted">({me.roles.join(', ')})</span>
+            <button type="button" className="link" onClick={() => void signOut()}>Sign out</button>
+          </span>
+        </div>
       </header>
       <main id="main">
         <PageBoundary key={location.pathname}>

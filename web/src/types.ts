@@ -30,3 +30,4 @@ export type FlowConversation = Schemas['FlowConversation'];
 export type FlowExporter = Schemas['FlowExporter'];
 export type CredentialUse = operations['listCredentialTargets']['responses'][200]['content']['application/json']['data'][number];
 export type CredentialTestOutcome = operations['testCredential']['responses'][200]['content']['application/json']['data'];
+export type FactProvenance = operations['getAssetProvenance']['responses'][200]['content']['application/json']['data']['fields'][number];

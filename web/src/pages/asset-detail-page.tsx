@@ -3,26 +3,49 @@
 // attributes, and tabs for what runs on it: packages, processes, services (with their ports) and
 // interfaces with what each is connected to (the neighbour asset and port, the evidence, the
 // confidence). The tabs are the synthesized types the schema serves (GET /schema/asset-types), so a
-// new sub-record kind shows as a tab; the views below say how the known ones look.
+// new sub-record kind shows as a tab; the views below say how the known ones look. The
+// relationships tab lists inactive edges too (marked so) and the asset's cables, and reloads after a
+// lifecycle action; a parent whose edge a decommission made inactive is still named, as inactive.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, query, type Page } from '../api';
 import { attributeLabel, attributeValue, customAttributes, isSoftwareCategory, vendorModelLabels } from '../asset-columns';
-import { ConfirmButton, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
+import { Identification } from '../components/identification';
+import { ConfirmButton, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column, type Loaded } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Asset, Relationship, SchemaEntry } from '../types';
+import type { Asset, ConnectedTo, Relationship, SchemaEntry } from '../types';
 
 const RELATIONSHIPS_TAB = { id: 'relationships', label: 'Relationships' };
 
 
-function Fields({ asset }: { asset: Asset }) {
+type ParentRule = NonNullable<SchemaEntry['parent']>;
+
+/** The asset's parent by its type's rule among its inactive edges (the API names active parents only). */
+function inactiveParent(asset: Asset, rule: ParentRule | undefined, rels: Relationship[]): Relationship | undefined {
+  if (!rule) return undefined;
+  const via = [rule.via, ...rule.viaAlternatives];
+  return rels.find((r) => {
+    if (r.active || !via.includes(r.relationshipType)) return false;
+    const [assetEnd, type] = rule.direction === 'IN' ? [r.targetAssetId, r.sourceAssetType] : [r.sourceAssetId, r.targetAssetType];
+    return assetEnd === asset.id && (rule.parentTypes as string[]).includes(type);
+  });
+}
+
+function ParentValue({ asset, inactive }: { asset: Asset; inactive: Relationship | undefined }) {
+  if (asset.parent) return <><Link to={`/assets/${asset.parent.id}`}>{asset.parent.displayName}</Link> <span className="muted">({asset.parent.via})</span></>;
+  if (!inactive) return <>—</>;
+  const [id, name] = inactive.targetAssetId === asset.id ? [inactive.sourceAssetId, inactive.sourceDisplayName] : [inactive.targetAssetId, inactive.targetDisplayName];
+  return <><Link to={`/assets/${id}`}>{name}</Link> <span className="muted">({inactive.relationshipType}, inactive)</span></>;
+}
+
+function Fields({ asset, inactiveParentEdge }: { asset: Asset; inactiveParentEdge: Relationship | undefined }) {
   const labels = vendorModelLabels(isSoftwareCategory(asset.assetCategory));
   // Category and Type, as the assets list and its filters name them.
   const rows: [string, React.ReactNode][] = [
     ['Category', `${asset.assetCategoryLabel} (${asset.assetCategory})`],
     ['Type', `${asset.assetSubtypeLabel} (${asset.assetType})`],
     ['Status', <span className={`status ${asset.status.toLowerCase()}`}>{asset.status}</span>],
-    ['Parent', asset.parent ? <><Link to={`/assets/${asset.parent.id}`}>{asset.parent.displayName}</Link> <span className="muted">({asset.parent.via})</span></> : '—'],
+    ['Parent', <ParentValue asset={asset} inactive={inactiveParentEdge} />],
     ['Virtual', asset.virtual === null ? '—' : asset.virtual ? 'yes' : 'no'],
     ['Host name', text(asset.hostname)],
     ['FQDN', text(asset.fqdn)],
@@ -56,16 +79,50 @@ function Fields({ asset }: { asset: Asset }) {
   );
 }
 
-function Relationships({ id }: { id: string }) {
-  const rels = useLoad(() => api<Page<Relationship>>(`assets/${id}/relationships?size=200`), [id]);
+function Relationships({ id, rels, cabled }: { id: string; rels: Loaded<Page<Relationship>>; cabled: boolean }) {
   const columns: Column<Relationship>[] = [
     { key: 'type', label: 'Relationship', render: (r) => r.relationshipType },
     { key: 'source', label: 'From', render: (r) => (r.sourceAssetId === id ? 'this asset' : <Link to={`/assets/${r.sourceAssetId}`}>{r.sourceDisplayName}</Link>) },
     { key: 'target', label: 'To', render: (r) => (r.targetAssetId === id ? 'this asset' : <Link to={`/assets/${r.targetAssetId}`}>{r.targetDisplayName}</Link>) },
-    { key: 'active', label: 'Active', render: (r) => (r.active ? 'yes' : 'no') },
+    { key: 'active', label: 'Active', render: (r) => (r.active ? 'yes' : <span className="status inactive">inactive</span>) },
     { key: 'seen', label: 'Last seen', render: (r) => when(r.lastSeenAt) },
   ];
-  return <States loaded={rels} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={columns} rowKey={(r) => r.id} />}</States>;
+  return (
+    <>
+      <States loaded={rels}>
+        {(p) => {
+          const inactive = p.data.filter((r) => !r.active).length;
+          if (p.data.length === 0) return <p className="muted">No relationships.</p>;
+          return <Table rows={p.data} columns={columns} rowKey={(r) => r.id} caption={`${p.total.toLocaleString()} relationships${inactive ? `, ${inactive} inactive` : ''}`} />;
+        }}
+      </States>
+      {cabled && <Cables hostId={id} />}
+    </>
+  );
+}
+
+interface Cable extends ConnectedTo {
+  localPort: string;
+}
+
+/** The asset's cables: each port of its interfaces and what the far end is (LLDP/CDP, FDB), read from its INTERFACE rows. */
+function Cables({ hostId }: { hostId: string }) {
+  const interfaces = useLoad(() => api<Page<Asset>>(`assets${query({ type: 'INTERFACE', hostId, size: 1000 })}`), [hostId]);
+  const cables = (interfaces.data?.data ?? []).flatMap((i) => (i.connectedTo ?? []).map((c): Cable => ({ ...c, localPort: i.displayName })));
+  if (cables.length === 0) return null;
+  return (
+    <Table
+      rows={cables}
+      rowKey={(c) => `${c.localPort} ${c.interfaceId} ${c.discoveredVia}`}
+      caption={`${cables.length.toLocaleString()} cables (port-to-port links)`}
+      columns={[
+        { key: 'port', label: 'Port', render: (c) => c.localPort },
+        { key: 'asset', label: 'Connected to', render: (c) => <Link to={`/assets/${c.assetId}`}>{c.assetDisplayName ?? c.assetId}</Link> },
+        { key: 'far', label: 'Their port', render: (c) => c.port },
+        { key: 'via', label: 'Found by', render: (c) => `${c.discoveredVia}, ${c.confidence.toFixed(2)}` },
+      ]}
+    />
+  );
 }
 
 interface SubRecordView {
@@ -153,6 +210,8 @@ export function AssetDetailPage() {
   const asset = useLoad(() => api<{ data: Asset }>(`assets/${id}`), [id]);
   usePageTitle(asset.data?.data.displayName ?? 'Asset');
   const schema = useLoad(() => api<{ data: SchemaEntry[] }>('schema/asset-types'), []);
+  // Inactive edges too: a decommissioned asset's are shown as such, not hidden.
+  const rels = useLoad(() => api<Page<Relationship>>(`assets/${id}/relationships?activeOnly=false&size=1000`), [id]);
   const views = new Map((schema.data?.data ?? []).filter((e) => e.synthesized).map((e) => [e.type, SUB_VIEWS[e.type] ?? plainView(e)]));
   const tabs = [RELATIONSHIPS_TAB, ...[...views].map(([type, view]) => ({ id: type, label: view.label }))];
   const [tab, setTab] = useState('relationships');
@@ -160,12 +219,14 @@ export function AssetDetailPage() {
   const act = async (action: 'decommission' | 'reactivate') => {
     await api(`assets/${id}/${action}`, { method: 'POST' });
     asset.reload();
+    rels.reload();
   };
   return (
     <States loaded={asset}>
       {({ data: a }) => {
         const attributes = Object.entries(customAttributes(a));
         const host = a.assetCategory === 'HOST' || a.assetCategory === 'NETWORK_DEVICE';
+        const rule = schema.data?.data.find((e) => e.type === a.assetType)?.parent ?? undefined;
         return (
           <section>
             <h1>{a.displayName}</h1>
@@ -178,7 +239,8 @@ export function AssetDetailPage() {
                 <ConfirmButton label="Reactivate" question={`Reactivate ${a.displayName}?`} onConfirm={() => act('reactivate')} />
               )}
             </p>
-            <Fields asset={a} />
+            <Fields asset={a} inactiveParentEdge={inactiveParent(a, rule, rels.data?.data ?? [])} />
+            <Identification id={a.id} />
             <h2>Custom attributes</h2>
             {attributes.length ? (
               <Table rows={attributes} rowKey={([k]) => k} columns={[
@@ -190,7 +252,7 @@ export function AssetDetailPage() {
             )}
             <Tabs tabs={host ? tabs : [RELATIONSHIPS_TAB]} current={tab} onChange={setTab} />
             <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              {view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships id={a.id} />}
+              {view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships id={a.id} rels={rels} cabled={host} />}
             </div>
           </section>
         );

@@ -6,7 +6,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import graphModel from '../../../docs/graph-model.md?raw';
 import { api, ApiError } from '../api';
-import { CATEGORY_COLOURS, GraphCanvas, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
+import { GraphCanvas, typeColours, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
 import { ErrorBox, Field, Tabs, usePageTitle } from '../components/ui';
 
 interface GraphNode { id: string; labels: string[]; properties: Record<string, unknown> }
@@ -51,22 +51,25 @@ function cellText(value: unknown): string {
 
 function ResultGraph({ result }: { result: QueryResult }) {
   const navigate = useNavigate();
-  const { nodes, edges } = useMemo(() => {
+  const { nodes, edges, legend } = useMemo(() => {
+    // An asset by its type, any other node by its first label.
+    const kind = (n: GraphNode) => String(n.properties.assetType ?? n.labels[0] ?? 'node');
+    const colours = typeColours(result.graph.nodes.map(kind));
     const nodes: CanvasNode[] = result.graph.nodes.map((n) => ({
       id: n.id,
       label: String(n.properties.displayName ?? n.labels[0] ?? n.id),
-      color: CATEGORY_COLOURS[String(n.properties.assetCategory)] ?? UNKNOWN_COLOUR,
+      color: colours.get(kind(n)) ?? UNKNOWN_COLOUR,
       size: 6,
     }));
-    const edges: CanvasEdge[] = result.graph.relationships.map((r) => ({ id: r.id, source: r.startNode, target: r.endNode, label: r.type, size: 1, color: '#aaa' }));
-    return { nodes, edges };
+    const edges: CanvasEdge[] = result.graph.relationships.map((r) => ({ id: r.id, source: r.startNode, target: r.endNode, label: r.type, size: 1, color: '#aaa', hover: r.type }));
+    return { nodes, edges, legend: [...colours].map(([label, color]) => ({ label, color })) };
   }, [result]);
   const assetIds = useMemo(() => new Map(result.graph.nodes.map((n) => [n.id, n.properties.id])), [result]);
   const open = useCallback((node: string) => {
     const assetId = assetIds.get(node);
     if (typeof assetId === 'string') navigate(`/assets/${assetId}`);
   }, [assetIds, navigate]);
-  return <GraphCanvas nodes={nodes} edges={edges} exposeAs="__cypherGraph" onOpen={open} description={`Graph of ${nodes.length} nodes and ${edges.length} relationships of the result`} />;
+  return <GraphCanvas nodes={nodes} edges={edges} legend={legend} exposeAs="__cypherGraph" fileName="cypher-graph" onOpen={open} description={`Graph of ${nodes.length} nodes and ${edges.length} relationships of the result`} />;
 }
 
 export function CypherPage() {

@@ -14,6 +14,12 @@ const LIMIT = 10;
 // Distinct on white and to each other, in order of the series (the busiest first); the last for "other".
 const COLOURS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#1e3a8a'];
 const OTHER_COLOUR = '#6b7280';
+// IANA's protocol numbers of the traffic flows carry; any other is shown as its number.
+const IP_PROTOCOLS: Record<number, string> = {
+  1: 'ICMP', 2: 'IGMP', 4: 'IP-in-IP', 6: 'TCP', 17: 'UDP', 41: 'IPv6', 47: 'GRE', 50: 'ESP', 51: 'AH', 58: 'ICMPv6', 88: 'EIGRP', 89: 'OSPF', 103: 'PIM', 112: 'VRRP', 132: 'SCTP',
+};
+/** An IP protocol by its name, the number beside it for the reader who knows numbers. */
+const ipProtocol = (n: number | null) => (n === null ? '—' : IP_PROTOCOLS[n] ? <abbr title={`IP protocol ${n}`}>{IP_PROTOCOLS[n]}</abbr> : `protocol ${n}`);
 const STEP_MS: Record<string, number> = { PT1M: 60_000, PT5M: 300_000, PT15M: 900_000, PT1H: 3_600_000, PT3H: 3 * 3_600_000, PT6H: 6 * 3_600_000, P1D: 24 * 3_600_000 };
 
 /** An amount of the metric as a person reads it: bytes in binary units, counts with thousands. */
@@ -195,7 +201,7 @@ export function FlowsPage() {
                 columns={[
                   { key: 'rank', label: '#', render: (r) => text(r.rank) },
                   { key: 'ends', label: 'Between', render: (r) => (r.source && r.destination ? <><Address address={r.source.address} asset={r.source.asset} /> and <Address address={r.destination.address} asset={r.destination.asset} /></> : <span className="muted">all others</span>) },
-                  { key: 'protocol', label: 'Protocol', render: (r) => text(r.protocol) },
+                  { key: 'protocol', label: 'Protocol', render: (r) => ipProtocol(r.protocol) },
                   { key: 'amount', label: metric, render: (r) => amount(r[metric], metric) },
                   { key: 'share', label: 'Share', render: (r) => <Share share={r.share} /> },
                 ]}

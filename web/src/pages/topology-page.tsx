@@ -1,12 +1,13 @@
 // The topology explorer: the neighbourhood of an asset at depth 1 to 5, drawn by the shared
-// GraphCanvas (WebGL), styled by category with a legend; zoom and pan, click to open an asset,
+// GraphCanvas (WebGL), a colour per asset type with a legend; zoom and pan, click to open an asset,
 // double-click to re-centre on it; port-to-port links drawn apart, followed as hops on request; a
-// message when the service cut the graph at its node limit. A list of the assets below the graph
+// message when the service cut the graph at its node limit; a cable's ports shown under the
+// pointer. A list of the assets below the graph
 // serves the keyboard.
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, query } from '../api';
-import { CATEGORY_COLOURS, GraphCanvas, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
+import { GraphCanvas, typeColours, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
 import { States, useLoad, usePageTitle } from '../components/ui';
 
 interface TopologyNode {
@@ -29,7 +30,8 @@ interface Topology {
 const LINK_COLOUR = '#e6550d';
 
 function GraphView({ topology, onOpen, onCentre }: { topology: Topology; onOpen: (id: string) => void; onCentre: (id: string) => void }) {
-  const { nodes, edges } = useMemo(() => {
+  const { nodes, edges, legend } = useMemo(() => {
+    const colours = typeColours(topology.nodes.map((n) => n.assetType));
     const byDepth = new Map<number, TopologyNode[]>();
     for (const n of topology.nodes) byDepth.set(n.depth, [...(byDepth.get(n.depth) ?? []), n]);
     // Rings by depth as the starting point of the layout.
@@ -37,16 +39,26 @@ function GraphView({ topology, onOpen, onCentre }: { topology: Topology; onOpen:
       const angle = (2 * Math.PI * i) / ring.length;
       return {
         id: n.id, label: n.displayName, x: depth * 10 * Math.cos(angle), y: depth * 10 * Math.sin(angle),
-        size: n.id === topology.root.id ? 12 : Math.max(3, 8 - depth), color: CATEGORY_COLOURS[n.assetCategory] ?? UNKNOWN_COLOUR,
+        size: n.id === topology.root.id ? 12 : Math.max(3, 8 - depth), color: colours.get(n.assetType) ?? UNKNOWN_COLOUR,
       };
     }));
+    const names = new Map(topology.nodes.map((n) => [n.id, n.displayName]));
     const edges: CanvasEdge[] = [
       ...topology.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, label: e.type, size: 1, color: '#aaa' })),
-      ...topology.interfaceLinks.map((l) => ({ id: l.id, source: l.sourceAssetId, target: l.targetAssetId, label: `${l.sourcePort} ↔ ${l.targetPort} (${l.discoveredVia})`, size: 2, color: LINK_COLOUR })),
+      ...topology.interfaceLinks.map((l) => ({
+        id: l.id, source: l.sourceAssetId, target: l.targetAssetId, label: `${l.sourcePort} ↔ ${l.targetPort} (${l.discoveredVia})`, size: 3, color: LINK_COLOUR,
+        hover: `${names.get(l.sourceAssetId)} ${l.sourcePort} ↔ ${names.get(l.targetAssetId)} ${l.targetPort} (${l.discoveredVia}, ${l.confidence.toFixed(2)})`,
+      })),
     ];
-    return { nodes, edges };
+    const legend = [...[...colours].map(([type, color]) => ({ label: type, color })), { label: 'port-to-port link', color: LINK_COLOUR, line: true }];
+    return { nodes, edges, legend };
   }, [topology]);
-  return <GraphCanvas nodes={nodes} edges={edges} exposeAs="__topology" onOpen={onOpen} onCentre={onCentre} description={`Graph of ${topology.nodes.length} assets around ${topology.root.displayName}`} />;
+  return (
+    <GraphCanvas
+      nodes={nodes} edges={edges} legend={legend} exposeAs="__topology" onOpen={onOpen} onCentre={onCentre} fileName={`topology-${topology.root.displayName}`}
+      description={`Graph of ${topology.nodes.length} assets around ${topology.root.displayName}`}
+    />
+  );
 }
 
 export function TopologyPage() {
@@ -96,12 +108,6 @@ export function TopologyPage() {
               {t.interfaceLinks.length.toLocaleString()} port-to-port links. Click an asset to open it, double-click to centre on it.
             </p>
             {t.truncated && <p className="notice" role="status">The graph was cut at {t.nodeCap.toLocaleString()} assets: the nearest are shown. Raise the limit or lower the depth.</p>}
-            <ul className="legend" aria-label="Legend">
-              {[...new Set(t.nodes.map((n) => n.assetCategory))].sort().map((c) => (
-                <li key={c}><span className="swatch" style={{ background: CATEGORY_COLOURS[c] ?? UNKNOWN_COLOUR }} /> {c}</li>
-              ))}
-              <li><span className="swatch line" style={{ background: LINK_COLOUR }} /> port-to-port link</li>
-            </ul>
             <GraphView topology={t} onOpen={(node) => navigate(`/assets/${node}`)} onCentre={(node) => navigate(`/topology/${node}?${params.toString()}`)} />
             <button type="button" className="link" aria-expanded={showList} onClick={() => setShowList(!showList)}>{showList ? 'Hide' : 'Show'} the assets as a list</button>
             {showList && (
