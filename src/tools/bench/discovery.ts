@@ -9,7 +9,7 @@ import type { Container } from '../../container.js';
 import { emptyObservation, OBSERVED_SCOPES, type HostObservation, type ObservedApplication } from '../../features/discovery/host-observation.js';
 import type { AddressResult } from '../../features/discovery/observation-bundle.js';
 import type { RunSummary } from '../../features/discovery/run-record.js';
-import { echoWaitMs } from '../../features/discovery/connectors/sweep/sweep-connector.js';
+import { echoWaitMs } from '../../features/discovery/connectors/sweep/sweep-engine.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
 import type { AssetWrite } from '../../features/inventory/graph-writes.js';
 import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';

@@ -1,20 +1,25 @@
 // SWEEP: is anything at this address? A TCP connect to each port of a list: an accepted or a
-// refused connection both prove a live host; silence proves nothing. Where no port answered, an
-// ICMP echo (the system's ping, where it is installed and allowed) may still prove it. The name
-// comes from the system resolver (getnameinfo: hosts file, then DNS). Endpoints of the service's
-// own stores are never probed.
-import { execFile } from 'node:child_process';
+// refused connection both prove a live host; silence proves nothing. An ICMP echo goes out at the
+// same time (sweep-engine.ts: in nmap batches where the process holds CAP_NET_RAW; otherwise
+// through ping(8), and only where no port answered). Every probe waits for its turn under the
+// worker's probe rate, and a silent address costs the engine's adaptive time-out, not the whole
+// connect time-out, once answers have been seen. The name comes from the system resolver
+// (getnameinfo: hosts file, then DNS). Endpoints of the service's own stores are never probed.
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { RunError } from '../../run-record.js';
+import type { SweepEngine } from './sweep-engine.js';
 
 export interface SweepOptions {
   ports: number[];
+  /** The longest wait for an answer (the connect time-out); the engine's adaptive one is shorter once it has seen answers. */
   timeoutMs: number;
   /** host:port pairs never to connect to. */
   excluded: Set<string>;
-  /** Send an ICMP echo where no port answered. */
+  /** Send an ICMP echo too. */
   icmp: boolean;
+  /** The worker's pace, time-out and ICMP batches. */
+  engine: SweepEngine;
 }
 
 export interface SweepResult {
@@ -28,29 +33,18 @@ export interface SweepResult {
 
 type PortState = 'open' | 'closed' | 'silent';
 
-function probe(ip: string, port: number, timeoutMs: number): Promise<PortState> {
+function probe(ip: string, port: number, timeoutMs: number, engine: SweepEngine): Promise<PortState> {
   return new Promise((resolve) => {
+    const started = Date.now();
     const socket = net.connect({ host: ip, port });
     const done = (state: PortState) => {
       socket.destroy();
+      if (state !== 'silent') engine.answered(Date.now() - started);
       resolve(state);
     };
     socket.setTimeout(timeoutMs, () => done('silent'));
     socket.once('connect', () => done('open'));
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'closed' : 'silent'));
-  });
-}
-
-/** How long an unanswered ICMP echo waits: ping(8) counts in whole seconds. */
-export function echoWaitMs(timeoutMs: number): number {
-  return Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
-}
-
-/** One ICMP echo through ping(8); false when it gets no reply or ping is missing or not allowed. */
-function echo(ip: string, timeoutMs: number): Promise<boolean> {
-  const args = ['-n', '-q', '-c', '1', '-W', String(echoWaitMs(timeoutMs) / 1000), ip];
-  return new Promise((resolve) => {
-    execFile('ping', args, { timeout: timeoutMs + 1000 }, (error) => resolve(!error));
   });
 }
 
@@ -63,7 +57,7 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefin
   }
 }
 
-export async function sweep(address: string, { ports, timeoutMs, excluded, icmp }: SweepOptions): Promise<SweepResult> {
+export async function sweep(address: string, { ports, timeoutMs, excluded, icmp, engine }: SweepOptions): Promise<SweepResult> {
   let ip = address;
   if (!net.isIP(address)) {
     const found = await withTimeout(dns.lookup(address).catch(() => undefined), timeoutMs);
@@ -73,9 +67,15 @@ export async function sweep(address: string, { ports, timeoutMs, excluded, icmp 
     ip = found.address;
   }
   const probed = ports.filter((port) => !excluded.has(`${ip}:${port}`));
-  const states = await Promise.all(probed.map((port) => probe(ip, port, timeoutMs)));
+  const wait = engine.timeoutMs(timeoutMs);
+  // The echo in parallel where it is cheap (a batch); else only where no port answered, as it costs a process and a second.
+  const echoed = icmp && engine.rawIcmp ? engine.echo(ip, wait) : undefined;
+  await engine.pacer.take(probed.length);
+  engine.counted('tcp', probed.length);
+  const states = await Promise.all(probed.map((port) => probe(ip, port, wait, engine)));
   const openPorts = probed.filter((_, i) => states[i] === 'open');
-  const responding = states.some((s) => s !== 'silent') || (icmp && (await echo(ip, timeoutMs)));
+  const answered = states.some((s) => s !== 'silent');
+  const responding = (await echoed) || answered || (icmp && !echoed && (await engine.echo(ip, wait)));
   let hostname: string | undefined;
   if (responding) {
     const name = await withTimeout(dns.lookupService(ip, 0).then((r) => r.hostname).catch(() => undefined), timeoutMs);
