@@ -56,7 +56,7 @@ export const discoveryFeature = defineFeature({
     const runListeners = new RunListeners();
     // One per worker process: its probe rate and adaptive time-out span every chunk it runs.
     const sweepEngine = new SweepEngine(
-      { probeRate: config.discoveryProbeRate, minTimeoutMs: config.discoverySweepMinTimeoutMs, nmapPath: config.discoveryNmapPath },
+      { probeRate: config.discoveryProbeRate, minTimeoutMs: config.discoverySweepMinTimeoutMs, maxTimeoutMs: config.discoveryConnectTimeoutMs, nmapPath: config.discoveryNmapPath },
       {
         probes: metrics.counter({ name: 'discovery_sweep_probes_total', help: 'SWEEP probes sent by this worker, by kind: tcp (a connect, one SYN) and icmp (an echo request). None is dropped: a probe waits for its turn under service.discovery.probe-rate.', labelNames: ['kind'] }),
         timeout: metrics.gauge({ name: 'discovery_sweep_timeout_seconds', help: 'The wait of a SWEEP probe now: the answers\' smoothed round-trip time plus four deviations, between service.discovery.sweep-min-timeout-ms and connect-timeout-ms.' }),

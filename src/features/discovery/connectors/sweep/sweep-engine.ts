@@ -1,14 +1,19 @@
 // One worker's host discovery engine, shared by every chunk it runs: the pace of its probes (a
-// token bucket of service.discovery.probe-rate probes per second, which every TCP connect and ICMP
-// echo waits for), the time-out that a silent address costs
-// (adaptive: the smoothed round-trip time of the answers seen so far plus four deviations, as TCP
-// and nmap time their retransmissions, between service.discovery.sweep-min-timeout-ms and the
-// connect time-out), and its ICMP echoes. Where the process holds CAP_NET_RAW, echoes go out in
-// batches through nmap's host discovery (`-sn -PE`, raw ICMP, one nmap per batch of the addresses
-// in flight, in parallel with their TCP connects); without it, one ping(8) per address where no
-// port answered, as before (slow: a second each). Why not raw TCP SYN probes too: the kernel's
-// connect sends exactly one SYN within a time-out under a second, costs no helper process, works
-// without privileges, and tells open from refused from silent on its own.
+// token bucket of service.discovery.probe-rate probes per second, which every probe waits for), the
+// time-out that a silent address costs (adaptive: the smoothed round-trip time of the answers seen
+// so far plus four deviations, as TCP and nmap time their retransmissions, between
+// service.discovery.sweep-min-timeout-ms and the connect time-out), and the probes themselves.
+//
+// Where the process holds CAP_NET_RAW (root, or the capability granted), the probes are raw and
+// sent by nmap in batches of the addresses the worker has in flight: a TCP SYN to each sweep port
+// (`-sS -Pn`, one try) and, beside it, an ICMP echo (`-sn -PE`, one try), each nmap at its share
+// of the probe rate with the adaptive time-out as its round-trip bounds. A batch starts as soon as
+// the probe rate allows, while the earlier ones still wait for their answers. A SYN-ACK is an open
+// port, a RST a closed one (a live host either way), an echo reply a live host. Raw probes cost no
+// socket, no connection state and no process per address, and what is counted is what is sent
+// (no kernel retransmission). Without the capability (and for loopback and IPv6 addresses, and an
+// address with an excluded endpoint) each port gets a kernel connect and, where none answered,
+// one ping(8): correct, but a socket per probe and a process and a second per silent address.
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -20,6 +25,8 @@ export interface SweepEngineSettings {
   probeRate: number;
   /** The shortest wait for an answer, however fast the answers seen so far. */
   minTimeoutMs: number;
+  /** The longest (the connect time-out): the wait before any answer was seen. */
+  maxTimeoutMs: number;
   nmapPath: string;
 }
 
@@ -29,7 +36,7 @@ export interface SweepMetrics {
 }
 
 /** The most addresses in one nmap batch. */
-const MAX_ICMP_BATCH = 4096;
+const MAX_BATCH = 4096;
 /** A burst of 100 ms worth of probes may go out at once; the rate holds over any longer span. */
 const BURST_SECONDS = 0.1;
 /** CAP_NET_RAW's bit in /proc/self/status CapEff. */
@@ -63,26 +70,45 @@ export class ProbePacer {
   }
 }
 
+/** What the raw probes of one address found. */
+export interface RawAnswer {
+  responding: boolean;
+  openPorts: number[];
+}
+
+interface Waiting {
+  ip: string;
+  key: string;
+  resolve: (answer: RawAnswer | undefined) => void;
+}
+
+const isLoopback = (ip: string) => ip.startsWith('127.');
+
 export class SweepEngine {
   readonly pacer: ProbePacer;
-  readonly rawIcmp: boolean;
+  private raw: boolean;
   private srtt: number | undefined;
   private rttvar = 0;
-  private pending: { ip: string; timeoutMs: number; resolve: (up: boolean) => void }[] = [];
-  private batching = false;
+  private waiting: Waiting[] = [];
+  private pumping = false;
 
-  constructor(private readonly settings: SweepEngineSettings, private readonly metrics: SweepMetrics, private readonly logger: Logger, rawIcmp = holdsNetRaw()) {
+  constructor(private readonly settings: SweepEngineSettings, private readonly metrics: SweepMetrics, private readonly logger: Logger, raw = holdsNetRaw()) {
     this.pacer = new ProbePacer(settings.probeRate);
-    this.rawIcmp = rawIcmp;
+    this.raw = raw;
+  }
+
+  /** Whether this address's probes can be raw (nmap batches). */
+  rawFor(ip: string): boolean {
+    return this.raw && net.isIPv4(ip) && !isLoopback(ip);
   }
 
   /** How long a probe waits for its answer now: srtt + 4 × rttvar, within the floor and the connect time-out (the whole of it before any answer). */
-  timeoutMs(maxMs: number): number {
+  timeoutMs(maxMs = this.settings.maxTimeoutMs): number {
     if (this.srtt === undefined) return maxMs;
     return Math.round(Math.min(maxMs, Math.max(this.settings.minTimeoutMs, this.srtt + 4 * this.rttvar)));
   }
 
-  /** A round trip measured (a connect accepted or refused). */
+  /** A round trip measured (a connect accepted or refused, or nmap's smoothed figure for a host that answered). */
   answered(ms: number): void {
     if (this.srtt === undefined) {
       this.srtt = ms;
@@ -91,27 +117,15 @@ export class SweepEngine {
       this.rttvar = 0.75 * this.rttvar + 0.25 * Math.abs(this.srtt - ms);
       this.srtt = 0.875 * this.srtt + 0.125 * ms;
     }
-    this.metrics.timeout.set(this.timeoutMs(Number.MAX_SAFE_INTEGER) / 1000);
+    this.metrics.timeout.set(this.timeoutMs() / 1000);
   }
 
   counted(kind: 'tcp' | 'icmp', probes = 1): void {
-    this.metrics.probes.inc({ kind }, probes);
+    if (probes > 0) this.metrics.probes.inc({ kind }, probes);
   }
 
-  /** One ICMP echo: in the next nmap batch where raw sockets are allowed (IPv4), else through ping(8). */
-  echo(ip: string, timeoutMs: number): Promise<boolean> {
-    if (!this.rawIcmp || !net.isIPv4(ip)) return this.ping(ip, timeoutMs);
-    return new Promise((resolve) => {
-      this.pending.push({ ip, timeoutMs, resolve });
-      if (!this.batching) {
-        this.batching = true;
-        // The addresses that the other chunk scanners ask for in this turn of the event loop join the batch.
-        setImmediate(() => void this.nextBatch());
-      }
-    });
-  }
-
-  private async ping(ip: string, timeoutMs: number): Promise<boolean> {
+  /** One ICMP echo through ping(8), after its turn. */
+  async ping(ip: string, timeoutMs: number): Promise<boolean> {
     await this.pacer.take(1);
     this.counted('icmp');
     const args = ['-n', '-q', '-c', '1', '-W', String(echoWaitMs(timeoutMs) / 1000), ip];
@@ -120,41 +134,87 @@ export class SweepEngine {
     });
   }
 
-  /** Batches one after another, each of what waited (IPv4 only: nmap -sn takes one family per run). */
-  private async nextBatch(): Promise<void> {
-    while (this.pending.length) {
-      const batch = this.pending.splice(0, MAX_ICMP_BATCH);
-      await this.pacer.take(batch.length);
-      this.counted('icmp', batch.length);
-      const up = await this.nmap(batch.map((b) => b.ip), Math.max(...batch.map((b) => b.timeoutMs)));
-      for (const { ip, resolve } of batch) resolve(up.has(ip));
-    }
-    this.batching = false;
+  /** Raw probes of the address in the next batch: undefined where nmap could not run them (the caller connects instead). */
+  rawSweep(ip: string, ports: number[], icmp: boolean): Promise<RawAnswer | undefined> {
+    return new Promise((resolve) => {
+      this.waiting.push({ ip, key: `${ports.join(',')}|${icmp}`, resolve });
+      if (!this.pumping) {
+        this.pumping = true;
+        // The addresses that the other chunk scanners ask for in this turn of the event loop join the batch.
+        setImmediate(() => void this.pump());
+      }
+    });
   }
 
-  /** nmap's ICMP echo host discovery of the addresses, one echo each (no retry), at most probeRate per second: the addresses that answered. */
-  private nmap(ips: string[], timeoutMs: number): Promise<Set<string>> {
+  /** Batches one after another as the probe rate allows, each of what waited with the same ports. */
+  private async pump(): Promise<void> {
+    while (this.waiting.length) {
+      const key = (this.waiting[0] as Waiting).key;
+      const batch = this.waiting.filter((w) => w.key === key).slice(0, MAX_BATCH);
+      this.waiting = this.waiting.filter((w) => !batch.includes(w));
+      const [portList = '', icmp] = key.split('|');
+      const ports = portList ? portList.split(',').map(Number) : [];
+      await this.pacer.take(batch.length * (ports.length + (icmp === 'true' ? 1 : 0)));
+      // Not awaited: the next batch sends while this one waits for its answers.
+      void this.runBatch(batch, ports, icmp === 'true');
+    }
+    this.pumping = false;
+  }
+
+  private async runBatch(batch: Waiting[], ports: number[], icmp: boolean): Promise<void> {
+    const ips = batch.map((w) => w.ip);
+    const timeoutMs = this.timeoutMs();
+    const perAddress = ports.length + (icmp ? 1 : 0);
+    const share = (probes: number) => String(Math.max(1, Math.floor((this.settings.probeRate * probes) / perAddress)));
+    this.counted('tcp', ips.length * ports.length);
+    this.counted('icmp', icmp ? ips.length : 0);
+    const [tcp, echo] = await Promise.all([
+      ports.length ? this.nmap(['-sS', '-Pn', '-p', ports.join(','), '--min-rate', share(ports.length), '--max-rate', share(ports.length)], ips, timeoutMs) : '',
+      icmp ? this.nmap(['-sn', '-PE', '--disable-arp-ping', '--min-rate', share(1), '--max-rate', share(1)], ips, timeoutMs) : '',
+    ]);
+    if (tcp === undefined || echo === undefined) {
+      for (const w of batch) w.resolve(undefined);
+      return;
+    }
+    const answers = new Map<string, RawAnswer>();
+    for (const [xml, kind] of [[tcp, 'tcp'], [echo, 'icmp']] as const) {
+      for (const host of xml.split(/<host[\s>]/).slice(1)) {
+        const ip = /<address addr="([^"]+)" addrtype="ipv4"/.exec(host)?.[1];
+        if (!ip) continue;
+        const answer = answers.get(ip) ?? { responding: false, openPorts: [] };
+        const open = [...host.matchAll(/<port protocol="tcp" portid="(\d+)"><state state="open"/g)].map((m) => Number(m[1]));
+        const alive = kind === 'tcp' ? open.length > 0 || /state="closed"/.test(host) : /<status state="up"/.test(host);
+        if (!alive) continue;
+        answers.set(ip, { responding: true, openPorts: [...answer.openPorts, ...open] });
+        const srtt = /<times srtt="(\d+)"/.exec(host)?.[1];
+        if (srtt) this.answered(Number(srtt) / 1000);
+      }
+    }
+    for (const w of batch) w.resolve(answers.get(w.ip) ?? { responding: false, openPorts: [] });
+  }
+
+  /** One nmap over the addresses (one try per probe, the time-out as its round-trip bounds): its XML report, or undefined where it could not run. */
+  private nmap(scan: string[], ips: string[], timeoutMs: number): Promise<string | undefined> {
     const args = [
-      '-sn', '-n', '-PE', '--disable-arp-ping', '--max-retries', '0',
+      ...scan, '-n', '--max-retries', '0',
       '--initial-rtt-timeout', `${timeoutMs}ms`, '--max-rtt-timeout', `${timeoutMs}ms`, '--min-rtt-timeout', `${Math.min(timeoutMs, this.settings.minTimeoutMs)}ms`,
-      '--min-hostgroup', String(ips.length), '--min-parallelism', String(Math.min(ips.length, 1024)), '--max-rate', String(this.settings.probeRate),
+      '--min-hostgroup', String(ips.length), '--min-parallelism', String(Math.min(ips.length * 10, 4096)),
       ...(process.getuid?.() === 0 ? [] : ['--privileged']), '-oX', '-', '-iL', '-',
     ];
     return new Promise((resolve) => {
       const child = spawn(this.settings.nmapPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
       let out = '';
-      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000 + (ips.length * 1000) / this.settings.probeRate + timeoutMs);
+      const killer = setTimeout(() => child.kill('SIGKILL'), 60_000 + (ips.length * 1000) / this.settings.probeRate + timeoutMs);
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-      child.on('error', (error) => this.logger.warn('nmap could not run for the ICMP sweep; its addresses count as silent to ICMP', { error }));
+      child.on('error', (error) => {
+        // Missing or not allowed: this worker connects from now on.
+        this.raw = false;
+        this.logger.warn('nmap could not run for SWEEP\'s raw probes; the worker connects instead', { error });
+      });
       child.on('close', (code) => {
         clearTimeout(killer);
-        if (code !== 0) this.logger.warn('nmap ended badly in the ICMP sweep; its addresses count as silent to ICMP', { code });
-        const up = new Set<string>();
-        for (const host of out.split('<host>').slice(1)) {
-          const addr = /<address addr="([^"]+)" addrtype="ipv4"/.exec(host)?.[1];
-          if (addr && host.includes('<status state="up"')) up.add(addr);
-        }
-        resolve(up);
+        if (code !== 0) this.logger.warn('nmap ended badly in SWEEP\'s raw probes; its addresses are connected to instead', { code });
+        resolve(code === 0 ? out : undefined);
       });
       child.stdin.on('error', () => undefined);
       child.stdin.end(`${ips.join('\n')}\n`);
