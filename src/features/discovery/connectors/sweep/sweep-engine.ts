@@ -223,6 +223,6 @@ export class SweepEngine {
 }
 
 /** How long an unanswered ICMP echo waits through ping(8), which counts in whole seconds. */
-export function echoWaitMs(timeoutMs: number): number {
+function echoWaitMs(timeoutMs: number): number {
   return Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
 }
