@@ -274,12 +274,29 @@ export const SETTINGS = {
     'TCP ports the SWEEP method connects to; an accepted or refused connection proves a live host.',
     { default: '22,23,80,135,139,443,445,3389,5985,8080' },
   ),
-  discoveryIcmp: setting('service.discovery.icmp', bool, 'SWEEP also sends an ICMP echo (ping) to an address where no port answered.', { default: true }),
-  discoveryConnectTimeoutMs: setting('service.discovery.connect-timeout-ms', int(50, 60_000), 'How long a discovery connection attempt waits for an answer.', {
+  discoveryIcmp: setting(
+    'service.discovery.icmp',
+    bool,
+    'SWEEP also sends an ICMP echo: with every address\'s connects, in nmap batches, where the worker holds CAP_NET_RAW; otherwise one ping(8) where no port answered.',
+    { default: true },
+  ),
+  discoveryConnectTimeoutMs: setting('service.discovery.connect-timeout-ms', int(50, 60_000), 'How long a discovery connection attempt waits for an answer (SWEEP\'s longest wait: it waits less once it has seen answers).', {
     default: 1500,
   }),
-  discoveryConcurrency: setting('service.discovery.concurrency', int(1, 1024), 'Addresses one worker probes at the same time, over all the chunks it runs.', {
-    default: 64,
+  discoverySweepMinTimeoutMs: setting(
+    'service.discovery.sweep-min-timeout-ms',
+    int(10, 60_000),
+    'The shortest wait of a SWEEP probe: its wait is the answers\' smoothed round-trip time plus four deviations, no less than this and no more than connect-timeout-ms; a host slower to answer than the wait is missed.',
+    { default: 250 },
+  ),
+  discoveryProbeRate: setting(
+    'service.discovery.probe-rate',
+    int(1, 1_000_000),
+    'SWEEP probes (TCP connects, ICMP echoes) one worker sends per second at most, over all the chunks it runs; n workers send up to n times as many.',
+    { default: 15_000 },
+  ),
+  discoveryConcurrency: setting('service.discovery.concurrency', int(1, 4096), 'Addresses one worker probes at the same time, over all the chunks it runs (each holds a socket per SWEEP port while it waits).', {
+    default: 1024,
   }),
   discoveryLeaseMs: setting(
     'service.discovery.lease-ms',

@@ -9,7 +9,6 @@ import type { Container } from '../../container.js';
 import { emptyObservation, OBSERVED_SCOPES, type HostObservation, type ObservedApplication } from '../../features/discovery/host-observation.js';
 import type { AddressResult } from '../../features/discovery/observation-bundle.js';
 import type { RunSummary } from '../../features/discovery/run-record.js';
-import { echoWaitMs } from '../../features/discovery/connectors/sweep/sweep-connector.js';
 import type { DiscoveryMethod } from '../../features/discovery/target-store.js';
 import type { AssetWrite } from '../../features/inventory/graph-writes.js';
 import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
@@ -243,8 +242,6 @@ function discoverySection({ config, postgres, load, lab, shortSweep, unavailable
     const perMinute = (seconds: number) => ((lab.hosts / seconds) * 60).toFixed(0);
     const waves = Math.ceil(lab.hosts / config.discoveryHostConcurrency);
     const addresses = lab.sweep[0]?.progress.total ?? 0;
-    const silentMs = (timeoutMs: number) => timeoutMs + (config.discoveryIcmp ? echoWaitMs(timeoutMs) : 0);
-    const waitsOf = (timeoutMs: number) => (Math.ceil(addresses / config.discoveryConcurrency) * silentMs(timeoutMs)) / 1000;
     const sweepRow = (timeoutMs: number, runs: TimedRun[]) => {
       const seconds = median(secondsOf(runs));
       return `| ${timeoutMs} ms | ${seconds.toFixed(1)} (${spread(secondsOf(runs))}) | ${(addresses / seconds).toFixed(0)} | ${runs[0]?.summary.hostsResponding} |`;
@@ -271,7 +268,7 @@ A SWEEP-only run over ${SUBNET}.0/24 (${addresses} addresses; the lab hosts and 
 ${sweepRow(config.discoveryConnectTimeoutMs, lab.sweep)}
 ${sweepRow(SHORT_CONNECT_TIMEOUT_MS, shortSweep)}
 
-A silent address costs one full connect time-out${config.discoveryIcmp ? ' and then the wait of an unanswered ICMP echo (`service.discovery.icmp`; ping counts whole seconds, at least one)' : ''}, ${config.discoveryConcurrency} addresses at a time, so a mostly empty /24 takes about ⌈${addresses} ÷ ${config.discoveryConcurrency}⌉ × that (${waitsOf(config.discoveryConnectTimeoutMs).toFixed(1)} s and ${waitsOf(SHORT_CONNECT_TIMEOUT_MS).toFixed(1)} s): the time-out is the knob, as long as the slowest real host still answers within it.`;
+The connect time-out is SWEEP's longest wait, before any answer was seen; after that a silent address waits the adaptive time-out (docs/discovery.md, Host discovery: the answers' round-trip time plus four deviations, at least \`service.discovery.sweep-min-timeout-ms\` ${config.discoverySweepMinTimeoutMs} ms), so the two rows differ mostly by the first batch. The benchmark runs as root: its probes are raw, in nmap batches; host-discovery's section has a /16.`;
   }
   return `
 ## Discovery

@@ -23,6 +23,9 @@
 //              top-talkers latency over 1 h and 24 h of rollups at 10,000 flows/s, and the
 //              collector's memory under a flood of new keys; --quick stores 100,000 flows instead
 //              of 2 million and floods for 60 s; --flood-seconds sets the flood (600 by default).
+//   host-discovery: the silent range lab's /16 (a few hundred hosts answer, the rest dropped)
+//              swept by the whole service (SWEEP, defaults) beside `nmap -sn` over the same /16
+//              (time, probes per second, hosts found, CPU; needs root).
 //   worker-loss: how long the chunks of a discovery worker killed mid-run take to be running on
 //              another worker (two worker processes, a loopback /16), with the default and a
 //              short lease.
@@ -33,6 +36,7 @@ import { discoveryBench } from './discovery.js';
 import { fingerprintBench } from './fingerprint.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
+import { hostDiscoveryBench } from './host-discovery.js';
 import { kubernetesBench } from './kubernetes.js';
 import { ldapBench } from './ldap.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
@@ -56,6 +60,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   fingerprint: () => fingerprintBench(),
   ldap: () => ldapBench(),
   'worker-loss': () => workerLossBench(),
+  'host-discovery': () => hostDiscoveryBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),
 };
 

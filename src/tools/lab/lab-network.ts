@@ -256,7 +256,7 @@ export async function networkUnavailable(): Promise<string | undefined> {
   return undefined;
 }
 
-async function sh(command: string): Promise<string> {
+export async function sh(command: string): Promise<string> {
   const { stdout } = await run('sh', ['-c', command], { maxBuffer: 16 * 1024 * 1024 });
   return stdout;
 }
@@ -297,7 +297,7 @@ function ownerAlive(owner: number): boolean {
   }
 }
 
-async function takeLock(lock: string, what: string): Promise<void> {
+export async function takeLock(lock: string, what: string): Promise<void> {
   const giveUpAt = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

@@ -1,20 +1,26 @@
-// SWEEP: is anything at this address? A TCP connect to each port of a list: an accepted or a
-// refused connection both prove a live host; silence proves nothing. Where no port answered, an
-// ICMP echo (the system's ping, where it is installed and allowed) may still prove it. The name
-// comes from the system resolver (getnameinfo: hosts file, then DNS). Endpoints of the service's
-// own stores are never probed.
-import { execFile } from 'node:child_process';
+// SWEEP: is anything at this address? A TCP probe to each port of a list: an accepted (SYN-ACK) or
+// a refused (RST) one both prove a live host; silence proves nothing. An ICMP echo reply proves one
+// too. How the probes go (sweep-engine.ts): raw, in nmap batches, where the worker holds
+// CAP_NET_RAW; else a kernel connect per port and, where none answered, one ping(8). Every probe
+// waits for its turn under the worker's probe rate, and a silent address costs the engine's
+// adaptive time-out, not the whole connect time-out, once answers have been seen. The name comes
+// from the system resolver (getnameinfo: hosts file, then DNS). Endpoints of the service's own
+// stores are never probed.
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { RunError } from '../../run-record.js';
+import type { SweepEngine } from './sweep-engine.js';
 
 export interface SweepOptions {
   ports: number[];
+  /** The longest wait for an answer (the connect time-out); the engine's adaptive one is shorter once it has seen answers. */
   timeoutMs: number;
   /** host:port pairs never to connect to. */
   excluded: Set<string>;
-  /** Send an ICMP echo where no port answered. */
+  /** Send an ICMP echo too. */
   icmp: boolean;
+  /** The worker's pace, time-out and ICMP batches. */
+  engine: SweepEngine;
 }
 
 export interface SweepResult {
@@ -28,30 +34,35 @@ export interface SweepResult {
 
 type PortState = 'open' | 'closed' | 'silent';
 
-function probe(ip: string, port: number, timeoutMs: number): Promise<PortState> {
+function probe(ip: string, port: number, timeoutMs: number, engine: SweepEngine): Promise<PortState> {
   return new Promise((resolve) => {
+    const started = Date.now();
     const socket = net.connect({ host: ip, port });
+    let ended = false;
     const done = (state: PortState) => {
+      if (ended) return;
+      ended = true;
       socket.destroy();
+      if (state !== 'silent') engine.answered(Date.now() - started);
       resolve(state);
     };
-    socket.setTimeout(timeoutMs, () => done('silent'));
+    // After this turn's I/O: an event loop that was busy past the time-out runs timers before the
+    // answers that came meanwhile, which must win.
+    socket.setTimeout(timeoutMs, () => setImmediate(() => done('silent')));
     socket.once('connect', () => done('open'));
     socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'closed' : 'silent'));
   });
 }
 
-/** How long an unanswered ICMP echo waits: ping(8) counts in whole seconds. */
-export function echoWaitMs(timeoutMs: number): number {
-  return Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
-}
-
-/** One ICMP echo through ping(8); false when it gets no reply or ping is missing or not allowed. */
-function echo(ip: string, timeoutMs: number): Promise<boolean> {
-  const args = ['-n', '-q', '-c', '1', '-W', String(echoWaitMs(timeoutMs) / 1000), ip];
-  return new Promise((resolve) => {
-    execFile('ping', args, { timeout: timeoutMs + 1000 }, (error) => resolve(!error));
-  });
+/** A connect to each port, then (where none answered) one ping. */
+async function connectSweep(ip: string, probed: number[], icmp: boolean, timeoutMs: number, engine: SweepEngine): Promise<{ responding: boolean; openPorts: number[] }> {
+  const wait = engine.timeoutMs(timeoutMs);
+  await engine.pacer.take(probed.length);
+  engine.counted('tcp', probed.length);
+  const states = await Promise.all(probed.map((port) => probe(ip, port, wait, engine)));
+  const openPorts = probed.filter((_, i) => states[i] === 'open');
+  const responding = states.some((s) => s !== 'silent') || (icmp && (await engine.ping(ip, wait)));
+  return { responding, openPorts };
 }
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
@@ -63,7 +74,7 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | undefin
   }
 }
 
-export async function sweep(address: string, { ports, timeoutMs, excluded, icmp }: SweepOptions): Promise<SweepResult> {
+export async function sweep(address: string, { ports, timeoutMs, excluded, icmp, engine }: SweepOptions): Promise<SweepResult> {
   let ip = address;
   if (!net.isIP(address)) {
     const found = await withTimeout(dns.lookup(address).catch(() => undefined), timeoutMs);
@@ -73,9 +84,8 @@ export async function sweep(address: string, { ports, timeoutMs, excluded, icmp 
     ip = found.address;
   }
   const probed = ports.filter((port) => !excluded.has(`${ip}:${port}`));
-  const states = await Promise.all(probed.map((port) => probe(ip, port, timeoutMs)));
-  const openPorts = probed.filter((_, i) => states[i] === 'open');
-  const responding = states.some((s) => s !== 'silent') || (icmp && (await echo(ip, timeoutMs)));
+  const raw = engine.rawFor(ip) && probed.length === ports.length ? await engine.rawSweep(ip, probed, icmp) : undefined;
+  const { responding, openPorts } = raw ?? (await connectSweep(ip, probed, icmp, timeoutMs, engine));
   let hostname: string | undefined;
   if (responding) {
     const name = await withTimeout(dns.lookupService(ip, 0).then((r) => r.hostname).catch(() => undefined), timeoutMs);
