@@ -109,8 +109,8 @@ export function classifyAzureError(error: unknown): { code: AzureErrorCode; deta
   if (network) return { code: network, detail: errno ?? e.code ?? e.name ?? 'network error' };
   // The first line of an Entra ID answer (AADSTS code and its text) or of ARM's error; never more.
   const first = (e.errorResponse?.errorDescription ?? text).split('\n')[0]?.slice(0, 240) ?? '';
-  if (e.name === 'AuthenticationError' || e.name === 'CredentialUnavailableError') {
-    const oauth = e.errorResponse?.error ?? '';
+  if (e.name === 'AuthenticationError' || e.name === 'AuthenticationRequiredError' || e.name === 'CredentialUnavailableError') {
+    const oauth = e.errorResponse?.error ?? /\b(invalid_client|unauthorized_client|invalid_request|invalid_grant)\b/.exec(text)?.[1] ?? '';
     const refused = AUTH_ERRORS.has(oauth) || /AADSTS\d+/.test(first) || e.statusCode === 400 || e.statusCode === 401;
     return { code: refused ? 'AZURE_AUTH_FAILED' : 'AZURE_API_ERROR', detail: `${oauth || e.name}${e.statusCode ? ` (HTTP ${e.statusCode})` : ''}: ${first}` };
   }
