@@ -124,10 +124,15 @@ class AzurePipeline {
     return { agent: this.agent, retryOptions: { maxRetries: this.options.maxRetries }, additionalPolicies: this.policies, userAgentOptions: { userAgentPrefix: 'asset-inventory' } };
   }
 
-  /** An ARM client's options: its endpoint (both the template host and the token scope's base). */
+  /**
+   * An ARM client's options: its endpoint, and the token's scope of that endpoint (a sovereign
+   * cloud's Resource Manager takes its own). The older clients name the endpoint $host and the
+   * scope credentialScopes, the newer endpoint and credentials.scopes: both are given.
+   */
   arm() {
     const endpoint = this.options.endpoints.resourceManager.replace(/\/+$/, '');
-    return { ...this.common(), endpoint, $host: endpoint };
+    const scopes = [`${endpoint}/.default`];
+    return { ...this.common(), endpoint, $host: endpoint, credentialScopes: scopes, credentials: { scopes } };
   }
 
   close(): void {
