@@ -23,6 +23,7 @@ import type { ListContainerItem, StorageAccount } from '@azure/arm-storage';
 import type { RelationshipType } from '../../../inventory/relationship-types.js';
 import type { EstateAsset, EstateObservation } from '../../host-observation.js';
 import { cleanText } from '../../untrusted-text.js';
+import type { PartRead } from '../parted-read.js';
 
 /** What was read of one subscription (each list as far as its read went). */
 export interface SubscriptionResources {
@@ -47,12 +48,6 @@ export interface Deployment {
   id?: string;
   name?: string;
   properties?: { provisioningState?: string; timestamp?: string; mode?: string; outputResources?: { id?: string }[] };
-}
-
-/** A part of the read (the subscriptions, a service in a subscription): its own scope, retired only by its own complete read. */
-export interface PartRead {
-  name: string;
-  complete: boolean;
 }
 
 export interface TenantRead {

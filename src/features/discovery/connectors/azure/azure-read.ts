@@ -20,7 +20,9 @@ import { ClientSecretCredential } from '@azure/identity';
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { RunError } from '../../run-record.js';
 import { classifyAzureError, type AzureErrorCode } from './azure-errors.js';
-import { emptySubscription, SUBSCRIPTION_SERVICES, subscriptionPart, subscriptionsPart, type Deployment, type PartRead, type SubscriptionResources, type SubscriptionService, type TenantRead } from './azure-estate.js';
+import { eachBounded, PartedRead, StopRead } from '../parted-read.js';
+import { HandshakeFailure, presentedCertificate } from '../tls-peer.js';
+import { emptySubscription, SUBSCRIPTION_SERVICES, subscriptionPart, subscriptionsPart, type Deployment, type SubscriptionResources, type SubscriptionService, type TenantRead } from './azure-estate.js';
 
 export interface AzureEndpoints {
   /** Azure Resource Manager (https://management.azure.com). */
@@ -50,20 +52,6 @@ export interface AzureReadResult {
   errors: RunError[];
   credentialId?: string;
   calls: number;
-}
-
-class StopRead extends Error {
-  constructor(readonly code: AzureErrorCode, message: string) {
-    super(message);
-  }
-}
-
-/** Runs `work` over `items`, `limit` at a time. */
-async function eachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
 }
 
 /** Every page of a pager, each counted and checked by `take`. */
@@ -141,48 +129,15 @@ class AzurePipeline {
 }
 
 /** Reads the tenant's subscriptions, one part at a time, as a credential allows. */
-class TenantReader {
-  readonly parts: PartRead[] = [];
-  readonly errors: RunError[] = [];
-  private resources = 0;
-  private truncated = false;
-
-  constructor(private readonly address: string, private readonly options: AzureReadOptions, private readonly pipeline: AzurePipeline, private readonly credential: ClientSecretCredential) {}
-
-  /** Counts what a page gave, and stops the read at the deadline or the resource limit. */
-  readonly take = <T>(items: T[] | undefined, into: T[]): void => {
-    if (Date.now() >= this.options.deadline) throw new StopRead('HOST_TIMEOUT', 'the per-host time-out ended the read');
-    const got = items ?? [];
-    this.resources += got.length;
-    if (this.resources > this.options.maxResources) {
-      this.truncated = true;
-      throw new StopRead('AZURE_READ_TRUNCATED', `the subscriptions hold more than settings.AZURE.maxResources (${this.options.maxResources}) resources`);
-    }
-    into.push(...got);
-  };
-
-  /** Reads one part; a failure is recorded and leaves the part incomplete, with what it read kept. */
-  async part(name: string, what: string, work: () => Promise<void>): Promise<void> {
-    if (this.truncated) {
-      this.parts.push({ name, complete: false });
-      return;
-    }
-    try {
-      await work();
-      this.parts.push({ name, complete: true });
-    } catch (error) {
-      this.parts.push({ name, complete: false });
-      const { code, detail } = error instanceof StopRead ? { code: error.code, detail: error.message } : classifyAzureError(error);
-      // The resource limit is said once, not by every part it stops.
-      if (code === 'AZURE_READ_TRUNCATED' && this.errors.some((e) => e.code === code)) return;
-      this.errors.push({ address: this.address, method: 'AZURE', stage: 'collect', code, message: `${what}: ${detail}. What was read of it is kept; nothing of it is retired.`.slice(0, 1000) });
-    }
+class TenantReader extends PartedRead<AzureErrorCode> {
+  constructor(address: string, private readonly read: AzureReadOptions, private readonly pipeline: AzurePipeline, private readonly credential: ClientSecretCredential) {
+    super({ address, method: 'AZURE', deadline: read.deadline, maxResources: read.maxResources, truncated: { code: 'AZURE_READ_TRUNCATED', what: 'the subscriptions hold more than settings.AZURE.maxResources' }, classify: classifyAzureError });
   }
 
   async subscriptions(): Promise<TenantRead['subscriptions']> {
     const client = new SubscriptionClient(this.credential, this.pipeline.arm());
     const all = await readAll(client.subscriptions.list(), this.take);
-    const named = this.options.subscriptions ? new Set(this.options.subscriptions.map((s) => s.toLowerCase())) : undefined;
+    const named = this.read.subscriptions ? new Set(this.read.subscriptions.map((s) => s.toLowerCase())) : undefined;
     return all.filter((s) => s.subscriptionId && (!named || named.has(s.subscriptionId.toLowerCase())));
   }
 
@@ -232,6 +187,23 @@ class TenantReader {
   }
 }
 
+/**
+ * Why the authority host could not be asked, where MSAL does not say (it reports a failed fetch of
+ * the host's metadata as endpoints_resolution_error): its network code from a TLS handshake of our
+ * own, or that its certificate is not trusted; none when it answers a trusted handshake.
+ */
+async function whyUnreachable(login: string, options: AzureReadOptions): Promise<{ code: AzureErrorCode; detail: string } | undefined> {
+  const url = new URL(login);
+  const port = Number(url.port) || 443;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  try {
+    const seen = await presentedCertificate(host, port, options.connectTimeoutMs, options.caCertificate ? [...tls.rootCertificates, options.caCertificate] : undefined);
+    return seen.authorized ? undefined : { code: 'AZURE_API_ERROR', detail: `its certificate (${seen.subject}) is not trusted: ${seen.reason ?? 'unknown reason'} (settings.AZURE.caCertificate)` };
+  } catch (error) {
+    return error instanceof HandshakeFailure && error.code ? { code: error.code, detail: error.message } : undefined;
+  }
+}
+
 /** Reads the tenant with the first credential that Entra ID accepts. */
 export async function readAzure(address: string, credentials: RevealedCredential[], options: AzureReadOptions): Promise<AzureReadResult> {
   const pipeline = new AzurePipeline(options);
@@ -253,7 +225,10 @@ export async function readAzure(address: string, credentials: RevealedCredential
         await signIn.getToken(scope);
       } catch (error) {
         const { code, detail } = classifyAzureError(error);
-        if (code !== 'AZURE_AUTH_FAILED') return { errors: [record('connect', code, `The token endpoint of tenant ${tenantId}: ${detail}`)], calls: pipeline.calls };
+        if (code !== 'AZURE_AUTH_FAILED') {
+          const why = code === 'AZURE_API_ERROR' ? await whyUnreachable(login, options) : undefined;
+          return { errors: [record('connect', why?.code ?? code, `The token endpoint of tenant ${tenantId} at ${login}: ${why?.detail ?? detail}`)], calls: pipeline.calls };
+        }
         refused.push(`Credential "${credential.name}" (client ${clientId} of tenant ${tenantId}) was refused: ${detail}.`);
         continue;
       }
