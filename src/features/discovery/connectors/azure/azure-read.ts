@@ -95,7 +95,7 @@ class AzurePipeline {
   private readonly policies: { policy: PipelinePolicy; position: 'perCall' | 'perRetry' }[];
 
   constructor(private readonly options: AzureReadOptions) {
-    this.agent = new https.Agent({ keepAlive: true, maxSockets: 16, timeout: options.connectTimeoutMs, ...(options.caCertificate ? { ca: [...tls.rootCertificates, options.caCertificate] } : {}) });
+    this.agent = new https.Agent({ keepAlive: true, maxSockets: 16, ...(options.caCertificate ? { ca: [...tls.rootCertificates, options.caCertificate] } : {}) });
     const counter: PipelinePolicy = {
       name: 'inventoryRequestCounter',
       sendRequest: (request, next) => {
