@@ -13,7 +13,8 @@
 // and reach their location through the CONTAINS edges, as AWS's instances do. Every asset carries
 // `instanceId`, its Azure resource id in lower case (ARM ids are case-insensitive), so that it is
 // the same asset at every read; a VM also its interfaces' MACs. Private addresses repeat across
-// virtual networks, so they are attributes, never identity.
+// virtual networks and computer names across VMs made from one template, so they are attributes,
+// never identity.
 import type { Location, Subscription } from '@azure/arm-resources-subscriptions';
 import type { VirtualMachine } from '@azure/arm-compute';
 import type { LoadBalancer, NetworkInterface, VirtualNetwork } from '@azure/arm-network';
@@ -91,7 +92,7 @@ export function toEstate(read: TenantRead): EstateObservation & { parts: { name:
   const relate = (type: RelationshipType, source: string | undefined, target: string | undefined) => {
     if (source && target) relationships.push({ type, source, target });
   };
-  type Draft = Pick<EstateAsset, 'key' | 'assetType' | 'displayName'> & Partial<Pick<EstateAsset, 'macAddresses' | 'model' | 'hostname'>> & { attributes: Record<string, string | number | boolean | undefined> };
+  type Draft = Pick<EstateAsset, 'key' | 'assetType' | 'displayName'> & Partial<Pick<EstateAsset, 'macAddresses' | 'model'>> & { attributes: Record<string, string | number | boolean | undefined> };
   const asset = (part: string, subscriptionId: string, { attributes, ...a }: Draft) => {
     const defined = Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined && v !== '')) as EstateAsset['attributes'];
     assets.set(a.key, { macAddresses: [], ipAddresses: [], vendor: 'Microsoft Azure', ...a, attributes: { provider: 'AZURE', tenantId: read.tenantId, accountId: subscriptionId, instanceId: a.key, ...defined } });
@@ -150,7 +151,7 @@ export function toEstate(read: TenantRead): EstateObservation & { parts: { name:
       const configs = own.flatMap((n) => n.ipConfigurations ?? []);
       const image = vm.storageProfile?.imageReference;
       asset(part('compute'), subscriptionId, {
-        key: k, assetType: 'VM', displayName: str(vm.name) ?? k, model: str(vm.hardwareProfile?.vmSize), hostname: str(vm.osProfile?.computerName),
+        key: k, assetType: 'VM', displayName: str(vm.name) ?? k, model: str(vm.hardwareProfile?.vmSize),
         macAddresses: [...new Set(own.flatMap((n) => mac(n.macAddress) ?? []))],
         attributes: {
           service: 'compute', region: str(vm.location), vmId: str(vm.vmId), vmSize: str(vm.hardwareProfile?.vmSize), osType: str(vm.storageProfile?.osDisk?.osType),
