@@ -17,6 +17,7 @@ const SETTINGS: Record<CredentialKind, Record<string, unknown>> = {
   CLOUD_ACCESS_KEY: { provider: 'AWS', accessKeyId: 'AKIAEXAMPLE', region: 'eu-west-1' },
   DNS_TSIG: { keyName: 'transfer-key', algorithm: 'hmac-sha256' },
   AWS_ACCESS_KEY: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', roleArn: 'arn:aws:iam::123456789012:role/inventory-reader', externalId: 'inventory-7f3a' },
+  AZURE_CLIENT_SECRET: { tenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47', clientId: 'b0c3a2e1-4f5d-4e6a-9b7c-8d9e0f1a2b3c' },
   LDAP_BIND: { bindDn: 'cn=inventory,ou=service,dc=example,dc=com', baseDn: 'dc=example,dc=com' },
   KUBERNETES_TOKEN: { apiServerUrl: 'https://k8s.example.com:6443' },
 };

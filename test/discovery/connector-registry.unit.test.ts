@@ -35,11 +35,12 @@ describe('the connector registry', () => {
     expect(credentialKindsOf('DNS')).toEqual(['DNS_TSIG']);
     expect(credentialKindsOf('DHCP')).toEqual(['HTTP_BASIC']);
     expect(credentialKindsOf('AWS')).toEqual(['AWS_ACCESS_KEY']);
+    expect(credentialKindsOf('AZURE')).toEqual(['AZURE_CLIENT_SECRET']);
     expect(credentialKindsOf('LDAP')).toEqual(['LDAP_BIND']);
     expect(credentialKindsOf('FINGERPRINT')).toEqual([]);
     // DNS and DHCP are tried without a credential (a TSIG key, or a user of Kea's control agent, only where the server asks for one); FINGERPRINT never takes one.
     expect(INVENTORY_CONNECTORS.filter((c) => c.credentialsOptional).map((c) => c.method)).toEqual(['DNS', 'DHCP', 'FINGERPRINT']);
-    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, 'defaultPort' in c ? c.defaultPort : null]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, LDAP: 636, KUBERNETES: 6443, AWS: 443, FINGERPRINT: null });
+    expect(Object.fromEntries(INVENTORY_CONNECTORS.map((c) => [c.method, 'defaultPort' in c ? c.defaultPort : null]))).toEqual({ SSH: 22, SNMP: 161, VCENTER: 443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, LDAP: 636, KUBERNETES: 6443, AWS: 443, AZURE: 443, FINGERPRINT: null });
   });
 
   it('names only error codes that exist', () => {

@@ -52,7 +52,7 @@ describe('discovery targets', () => {
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ methods: ['VCENTER'], sshPort: 2200, snmpPort: 161, ports: { SSH: 2200, SNMP: 161, VCENTER: 8443 }, settings: { VCENTER: { verifyCertificate: false } } });
     const updated = await api.put(`/api/v1/discovery/targets/${created.body.data.id}`, { ports: { SNMP: 1161 } });
-    expect(updated.body.data.ports).toEqual({ SSH: 2200, SNMP: 1161, VCENTER: 8443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, LDAP: 636, KUBERNETES: 6443, AWS: 443 });
+    expect(updated.body.data.ports).toEqual({ SSH: 2200, SNMP: 1161, VCENTER: 8443, LIBVIRT: 22, CONTAINERS: 22, DNS: 53, DHCP: 8000, LDAP: 636, KUBERNETES: 6443, AWS: 443, AZURE: 443 });
     expect(updated.body.data.snmpPort).toBe(1161);
     const row = await service.running.container.db('discovery_targets').where({ id: created.body.data.id }).first();
     expect(row.ports).toEqual({ SSH: 2200, SNMP: 1161, VCENTER: 8443 });

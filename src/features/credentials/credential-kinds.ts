@@ -4,7 +4,7 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { components } from '../../platform/http/api-types.js';
 
-export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND', 'KUBERNETES_TOKEN', 'AWS_ACCESS_KEY'] as const;
+export const CREDENTIAL_KINDS = ['SSH_PASSWORD', 'SSH_KEY', 'SNMP_V2C', 'SNMP_V3', 'WINRM', 'HTTP_BASIC', 'CLOUD_ACCESS_KEY', 'DNS_TSIG', 'LDAP_BIND', 'KUBERNETES_TOKEN', 'AWS_ACCESS_KEY', 'AZURE_CLIENT_SECRET'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The kinds of some credentials, by id (a diagnosis names the kinds a run tried). */
@@ -102,6 +102,15 @@ export const KINDS: Record<CredentialKind, KindDefinition> = {
       externalId: z.string().min(2).max(1224).regex(/^[\w+=,.@:/-]+$/, 'letters, digits and +=,.@:/-').optional(),
     }),
     secrets: { secretAccessKey: always },
+  },
+  // A service principal (an app registration's client id in a Microsoft Entra tenant) and its client secret, for the AZURE connector.
+  AZURE_CLIENT_SECRET: {
+    description: 'A Microsoft Entra service principal: its tenant id and client (application) id, and a client secret of the app registration as the secret.',
+    settings: z.strictObject({
+      tenantId: z.string().max(253).regex(/^([0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+)$/, 'a tenant id (a GUID) or its domain, such as contoso.onmicrosoft.com'),
+      clientId: z.string().regex(/^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/, 'an application (client) id, a GUID'),
+    }),
+    secrets: { clientSecret: always },
   },
 };
 

@@ -804,7 +804,7 @@ export interface components {
            * @description RUN for the run as a whole.
            * @enum {string}
            */
-          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT" | "RUN";
+          method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT" | "RUN";
           /**
            * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
            * @example connect
@@ -814,7 +814,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "LDAP_CERTIFICATE_UNTRUSTED" | "LDAP_CERTIFICATE_CHANGED" | "LDAP_TLS_FAILED" | "LDAP_SEARCH_FAILED" | "LDAP_SIZE_LIMIT" | "KUBERNETES_UNAUTHORIZED" | "KUBERNETES_FORBIDDEN" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "KUBERNETES_CERTIFICATE_CHANGED" | "NOT_KUBERNETES" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "AWS_AUTH_FAILED" | "AWS_ASSUME_ROLE_FAILED" | "AWS_ACCESS_DENIED" | "AWS_THROTTLED" | "AWS_API_ERROR" | "AWS_READ_TRUNCATED" | "NMAP_NOT_INSTALLED" | "FINGERPRINT_TIMEOUT" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "FINGERPRINT_FAILED";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "LDAP_CERTIFICATE_UNTRUSTED" | "LDAP_CERTIFICATE_CHANGED" | "LDAP_TLS_FAILED" | "LDAP_SEARCH_FAILED" | "LDAP_SIZE_LIMIT" | "KUBERNETES_UNAUTHORIZED" | "KUBERNETES_FORBIDDEN" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "KUBERNETES_CERTIFICATE_CHANGED" | "NOT_KUBERNETES" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "AWS_AUTH_FAILED" | "AWS_ASSUME_ROLE_FAILED" | "AWS_ACCESS_DENIED" | "AWS_THROTTLED" | "AWS_API_ERROR" | "AWS_READ_TRUNCATED" | "AZURE_AUTH_FAILED" | "AZURE_NO_SUBSCRIPTIONS" | "AZURE_ACCESS_DENIED" | "AZURE_THROTTLED" | "AZURE_API_ERROR" | "AZURE_READ_TRUNCATED" | "NMAP_NOT_INSTALLED" | "FINGERPRINT_TIMEOUT" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "FINGERPRINT_FAILED";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -899,8 +899,8 @@ export interface components {
       name: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES, AWS and FINGERPRINT are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES, AWS, AZURE and FINGERPRINT are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -983,7 +983,7 @@ export interface components {
        * @example VCENTER
        * @enum {string}
        */
-      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
+      method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
       /**
        * @description probe: whether an address is there and which ports answer (SWEEP); inventory: logs in somewhere and reads an inventory.
        * @example inventory
@@ -1038,7 +1038,7 @@ export interface components {
           meaning: string;
         }[];
     };
-    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636, KUBERNETES 6443, AWS 443). */
+    /** @description The port of an inventory method; a method left out uses its default (SSH 22, SNMP 161, VCENTER 443, LIBVIRT 22, CONTAINERS 22, DNS 53, DHCP 8000, LDAP 636, KUBERNETES 6443, AWS 443, AZURE 443). */
     TargetPortsInput: {
       /** @example 22 */
       SSH?: number;
@@ -1081,6 +1081,11 @@ export interface components {
        * @example 443
        */
       AWS?: number;
+      /**
+       * @description The HTTPS port of the address that stands for the tenant (a sweep looks for it there); the SDK reaches Resource Manager and Entra ID at their own endpoints.
+       * @example 443
+       */
+      AZURE?: number;
     };
     /** @description Connector settings per method; on an update, a method named replaces its settings as a whole. */
     TargetSettings: {
@@ -1268,14 +1273,58 @@ export interface components {
          */
         maxResources?: number;
       };
+      AZURE?: {
+        /** @description The subscriptions to read; every subscription the service principal sees if left out. One named that it does not see is reported (AZURE_NO_SUBSCRIPTIONS) and not read. */
+        subscriptions?: string[];
+        /** @description Endpoint URLs for sovereign clouds, Azure Stack Hub and proxies (https only: the SDK sends bearer tokens over TLS only). */
+        endpoints?: {
+          /**
+           * @description Azure Resource Manager; https://management.azure.com if left out (the token is asked for its /.default scope).
+           * @example https://management.usgovcloudapi.net
+           */
+          resourceManager?: string;
+          /**
+           * @description Microsoft Entra ID's authority host; https://login.microsoftonline.com if left out.
+           * @example https://login.microsoftonline.us
+           */
+          login?: string;
+        };
+        /**
+         * @description PEM certificates of authorities trusted for the endpoints beside the system's (Azure Stack Hub, a TLS-inspecting proxy).
+         * @example -----BEGIN CERTIFICATE-----
+         * MIIDBTCCAe2gAwIBAgII...
+         * -----END CERTIFICATE-----
+         */
+        caCertificate?: string;
+        /**
+         * @description Subscriptions read at the same time; 4 if left out.
+         * @example 4
+         */
+        subscriptionConcurrency?: number;
+        /**
+         * @description Retries per request: a throttled one (429) waits what its Retry-After says, a failed one backs off exponentially; 6 if left out.
+         * @example 6
+         */
+        maxRetries?: number;
+        /**
+         * @description How long each request may take (ms); 60,000 if left out.
+         * @example 60000
+         */
+        timeoutMs?: number;
+        /**
+         * @description Resources read at most, all subscriptions and services together; 500,000 if left out. More is reported (AZURE_READ_TRUNCATED), and the parts not read in full retire nothing.
+         * @example 500000
+         */
+        maxResources?: number;
+      };
     };
     TargetUpdate: {
       /** @example paris-datacenter */
       name?: string;
       /** @description IP addresses, IPv4 CIDRs (10.0.0.0/24), IPv4 ranges (10.0.0.10-10.0.0.20 or 10.0.0.10-20) and host names (RFC 1123). An IPv4 address is four decimal parts of 0 to 255 without leading zeros: a numeric form that resolvers read as another address (0x7f.1, 2130706433, 127.1, 0177.0.0.1) is refused with the address it stands for, as is a host name whose last label is a number (10.0.0.256) and 0.0.0.0/8 or :: (the service's own host). IPv6 is kept in its canonical form, host names in lower case. */
       addresses?: string[];
-      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES, AWS and FINGERPRINT are named explicitly). */
-      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
+      /** @description SWEEP, SSH and SNMP if left out (VCENTER, LIBVIRT, CONTAINERS, DNS, DHCP, LDAP, KUBERNETES, AWS, AZURE and FINGERPRINT are named explicitly). */
+      methods?: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
       /**
        * @description Shorthand of ports.SSH; 22 if left out.
        * @example 22
@@ -1324,7 +1373,7 @@ export interface components {
        *   "SNMP"
        * ]
        */
-      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
+      methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
       /**
        * @description Same as ports.SSH.
        * @example 22
@@ -1357,6 +1406,8 @@ export interface components {
         KUBERNETES: number;
         /** @example 443 */
         AWS: number;
+        /** @example 443 */
+        AZURE: number;
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
@@ -2344,7 +2395,7 @@ export interface components {
         }[];
     };
     /** @enum {string} */
-    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND" | "KUBERNETES_TOKEN" | "AWS_ACCESS_KEY";
+    CredentialKind: "SSH_PASSWORD" | "SSH_KEY" | "SNMP_V2C" | "SNMP_V3" | "WINRM" | "HTTP_BASIC" | "CLOUD_ACCESS_KEY" | "DNS_TSIG" | "LDAP_BIND" | "KUBERNETES_TOKEN" | "AWS_ACCESS_KEY" | "AZURE_CLIENT_SECRET";
     /**
      * @description Non-secret fields of the kind (an unknown field is a 400):
      *
@@ -2361,6 +2412,7 @@ export interface components {
      * | LDAP_BIND (a directory account for a simple bind) | bindDn (a DN or a user principal, user@domain), baseDn (the computers are read under it) | password |
      * | KUBERNETES_TOKEN (a Kubernetes API server) | apiServerUrl (https; its path prefixes the API), caCertificate (the cluster's CA, PEM), certificateSha256 (the API server certificate's fingerprint); with neither, the certificate is pinned at first contact | token (a bearer token) |
      * | AWS_ACCESS_KEY (the AWS connector) | accessKeyId, roleArn (optional: a role to assume in the account read), externalId (optional: what the role's trust policy asks for) | secretAccessKey |
+     * | AZURE_CLIENT_SECRET (the AZURE connector: a Microsoft Entra service principal) | tenantId (a GUID or the tenant's domain), clientId (the app registration's application id) | clientSecret |
      */
     CredentialSettings: {
       /** @example inventory */
@@ -2408,6 +2460,8 @@ export interface components {
       roleArn?: string;
       /** @example inventory-7f3a */
       externalId?: string;
+      /** @example b0c3a2e1-4f5d-4e6a-9b7c-8d9e0f1a2b3c */
+      clientId?: string;
       [key: string]: unknown;
     };
     /** @description Secret fields of the kind (see CredentialSettings). Write-only; never returned. In an update, null removes an optional secret. */
@@ -6466,7 +6520,7 @@ export interface operations {
                 created: boolean;
                 /** @enum {string|null} */
                 matchedBy: "SERIAL_NUMBER" | "MAC_ADDRESS" | "CLOUD_INSTANCE_ID" | "FQDN" | "HOSTNAME_SITE" | "IP_ADDRESS" | "NAME_IN_PARENT" | null;
-                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
+                methods: ("SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
                 /** @enum {string} */
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];

@@ -31,7 +31,7 @@ interface RunView extends BenchRunView {
 }
 
 /** A TCP port nothing listens on now. */
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer().once('error', reject);
     server.listen(0, '127.0.0.1', () => {

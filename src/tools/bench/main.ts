@@ -13,6 +13,8 @@
 //              answer, and inventoried by the whole service (needs root).
 //   aws:       an AWS account of 10,000 EC2 instances over 10 regions in the AWS double, read alone
 //              (time, API requests) beside the SDK's pages alone, and inventoried by the whole service.
+//   azure:     a tenant of 10,000 virtual machines over 10 subscriptions in the Azure double, read
+//              alone (time, API requests) beside the SDK's pages alone, and inventoried by the whole service.
 //   fingerprint: a lab /24 fingerprinted with nmap by the whole service (time, hosts, services
 //              named), beside one bare nmap -sV over the same hosts (needs root).
 //   ldap:      a directory of 10,000 computers read from the lab's OpenLDAP (time, pages), beside a
@@ -31,6 +33,7 @@
 //              short lease.
 import { parseArgs } from 'node:util';
 import { awsBench } from './aws.js';
+import { azureBench } from './azure.js';
 import { dhcpBench } from './dhcp.js';
 import { discoveryBench } from './discovery.js';
 import { fingerprintBench } from './fingerprint.js';
@@ -57,6 +60,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   kubernetes: () => kubernetesBench(),
   dhcp: () => dhcpBench(),
   aws: () => awsBench(),
+  azure: () => azureBench(),
   fingerprint: () => fingerprintBench(),
   ldap: () => ldapBench(),
   'worker-loss': () => workerLossBench(),

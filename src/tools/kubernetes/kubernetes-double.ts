@@ -25,7 +25,7 @@ export const KUBERNETES_LIST_PATHS = {
 export type ListName = keyof typeof KUBERNETES_LIST_PATHS;
 
 /** A fresh self-signed certificate (a new key each time) naming 127.0.0.1. */
-function certificate(): { key: string; cert: string } {
+export function certificate(): { key: string; cert: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k8s-double-'));
   try {
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=kube-apiserver',

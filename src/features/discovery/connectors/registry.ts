@@ -6,6 +6,7 @@ import type { CredentialKind } from '../../credentials/credential-kinds.js';
 import type { ScanErrorDefinition } from '../scan-error.js';
 import { SHARED_ERRORS, type SharedErrorCode } from '../shared-scan-errors.js';
 import { awsConnector } from './aws/aws.js';
+import { azureConnector } from './azure/azure.js';
 import type { Connector, InventoryConnector } from './connector.js';
 import { containersConnector } from './containers/containers.js';
 import { dhcpConnector } from './dhcp/dhcp.js';
@@ -20,7 +21,7 @@ import { sweepConnector } from './sweep/sweep.js';
 import { vcenterConnector } from './vcenter/vcenter.js';
 
 /** In the order a run takes them at an address. */
-export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector, libvirtConnector, containersConnector, dnsConnector, dhcpConnector, ldapConnector, kubernetesConnector, awsConnector, fingerprintConnector] as const satisfies readonly Connector[];
+export const CONNECTORS = [sweepConnector, sshConnector, snmpConnector, vcenterConnector, libvirtConnector, containersConnector, dnsConnector, dhcpConnector, ldapConnector, kubernetesConnector, awsConnector, azureConnector, fingerprintConnector] as const satisfies readonly Connector[];
 
 export type DiscoveryMethod = (typeof CONNECTORS)[number]['method'];
 export const DISCOVERY_METHODS = CONNECTORS.map((c) => c.method) as DiscoveryMethod[];

@@ -19,6 +19,7 @@ import type { Stack, StackResourceSummary } from '@aws-sdk/client-cloudformation
 import type { RelationshipType } from '../../../inventory/relationship-types.js';
 import type { EstateAsset, EstateObservation } from '../../host-observation.js';
 import { cleanText } from '../../untrusted-text.js';
+import type { PartRead } from '../parted-read.js';
 
 export const ACCOUNT_KEY = 'account';
 
@@ -47,12 +48,6 @@ export interface RegionResources {
   stacks: Stack[];
   /** Each stack's resources, by stack id. */
   stackResources: Map<string, StackResourceSummary[]>;
-}
-
-/** A part of the read (the regions, S3, a service in a region): its own scope, retired only by its own complete read. */
-export interface PartRead {
-  name: string;
-  complete: boolean;
 }
 
 export interface AccountRead {

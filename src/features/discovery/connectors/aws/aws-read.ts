@@ -17,9 +17,8 @@ import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { RunError } from '../../run-record.js';
 import { classifyAwsError, type AwsErrorCode } from './aws-errors.js';
-import { emptyRegion, REGION_SERVICES, type AwsService, regionPart, regionsPart, S3_PART, type AccountRead, type BucketRead, type PartRead, type RegionResources, type RegionService } from './aws-estate.js';
-
-/** The services whose endpoints settings.AWS.endpoints may override, by the SDK's endpoint prefix. */
+import { eachBounded, PartedRead, StopRead } from '../parted-read.js';
+import { emptyRegion, REGION_SERVICES, type AwsService, regionPart, regionsPart, S3_PART, type AccountRead, type BucketRead, type RegionResources, type RegionService } from './aws-estate.js';
 
 export interface AwsReadOptions {
   /** Where STS, DescribeRegions and S3's ListBuckets are asked. */
@@ -59,19 +58,6 @@ const BUCKET_CONCURRENCY = 8;
 type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 type Client = { middlewareStack: { add: (...args: never[]) => void }; destroy: () => void };
 
-class StopRead extends Error {
-  constructor(readonly code: AwsErrorCode, message: string) {
-    super(message);
-  }
-}
-
-/** Runs `work` over `items`, `limit` at a time. */
-async function eachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
-}
 
 /** The SDK clients of one read: configured alike, each HTTP request counted, all closed at the end. */
 class AwsClients {
@@ -108,61 +94,28 @@ class AwsClients {
 }
 
 /** One read of the account with one credential's keys, part by part. */
-class AccountReader {
-  readonly errors: RunError[] = [];
-  readonly parts: PartRead[] = [];
-  private resources = 0;
-  private truncated = false;
-
+class AccountReader extends PartedRead<AwsErrorCode> {
   constructor(
-    private readonly address: string,
-    private readonly options: AwsReadOptions,
+    address: string,
+    private readonly read: AwsReadOptions,
     private readonly clients: AwsClients,
     private readonly credentials: Credentials,
-  ) {}
+  ) {
+    super({ address, method: 'AWS', deadline: read.deadline, maxResources: read.maxResources, truncated: { code: 'AWS_READ_TRUNCATED', what: 'the account holds more than settings.AWS.maxResources' }, classify: classifyAwsError });
+  }
 
   client<C extends Client>(clientClass: new (config: Record<string, unknown>) => C, service: AwsService, region: string): C {
     return this.clients.make(clientClass, service, region, this.credentials);
   }
 
-  /** Counts what a page gave, and stops the read at the deadline or the resource limit. */
-  take<T>(items: T[] | undefined, into: T[]): void {
-    if (Date.now() >= this.options.deadline) throw new StopRead('HOST_TIMEOUT', 'the per-host time-out ended the read');
-    const got = items ?? [];
-    this.resources += got.length;
-    if (this.resources > this.options.maxResources) {
-      this.truncated = true;
-      throw new StopRead('AWS_READ_TRUNCATED', `the account holds more than settings.AWS.maxResources (${this.options.maxResources}) resources`);
-    }
-    into.push(...got);
-  }
-
-  /** Reads one part; a failure is recorded and leaves the part incomplete, with what it read kept. */
-  async part(name: string, what: string, work: () => Promise<void>): Promise<void> {
-    if (this.truncated) {
-      this.parts.push({ name, complete: false });
-      return;
-    }
-    try {
-      await work();
-      this.parts.push({ name, complete: true });
-    } catch (error) {
-      this.parts.push({ name, complete: false });
-      const { code, detail } = error instanceof StopRead ? { code: error.code, detail: error.message } : classifyAwsError(error);
-      // The resource limit is said once, not by every part it stops.
-      if (code === 'AWS_READ_TRUNCATED' && this.errors.some((e) => e.code === code)) return;
-      this.errors.push({ address: this.address, method: 'AWS', stage: 'collect', code, message: `${what}: ${detail}. What was read of it is kept; nothing of it is retired.`.slice(0, 1000) });
-    }
-  }
-
   async regions(): Promise<AccountRead['regions']> {
     const regions: AccountRead['regions'] = [];
-    await this.part(regionsPart(this.options.regions), `EC2 DescribeRegions in ${this.options.homeRegion}`, async () => {
-      const ec2 = this.client(EC2Client, 'ec2', this.options.homeRegion);
+    await this.part(regionsPart(this.read.regions), `EC2 DescribeRegions in ${this.read.homeRegion}`, async () => {
+      const ec2 = this.client(EC2Client, 'ec2', this.read.homeRegion);
       const enabled = (await ec2.send(new DescribeRegionsCommand({}))).Regions ?? [];
-      const named = this.options.regions ? new Set(this.options.regions) : undefined;
+      const named = this.read.regions ? new Set(this.read.regions) : undefined;
       this.take(enabled.filter((r) => r.RegionName && (!named || named.has(r.RegionName))), regions);
-      const missing = this.options.regions?.filter((r) => !enabled.some((e) => e.RegionName === r)) ?? [];
+      const missing = this.read.regions?.filter((r) => !enabled.some((e) => e.RegionName === r)) ?? [];
       if (missing.length) throw new StopRead('AWS_API_ERROR', `settings.AWS.regions names regions that are not enabled for the account (${missing.join(', ')}); they were not read`);
     });
     return regions;
@@ -170,7 +123,7 @@ class AccountReader {
 
   async buckets(read: AccountRead): Promise<void> {
     await this.part(S3_PART, `S3 ListBuckets`, async () => {
-      const s3 = this.client(S3Client, 's3', this.options.homeRegion);
+      const s3 = this.client(S3Client, 's3', this.read.homeRegion);
       const listed: { Name?: string; CreationDate?: Date; BucketRegion?: string }[] = [];
       for await (const page of paginateListBuckets({ client: s3, pageSize: S3_PAGE }, {})) this.take(page.Buckets, listed);
       const buckets: BucketRead[] = listed.flatMap((b) => (b.Name ? [{ name: b.Name, ...(b.CreationDate ? { created: b.CreationDate } : {}), ...(b.BucketRegion ? { region: b.BucketRegion } : {}) }] : []));
