@@ -113,6 +113,11 @@ export class DiscoveryRunner {
         return;
       }
       const planned = await this.runs.plan(runId, [...chunkAddresses(this.entriesOf(target.addresses), this.settings.chunkSize)]);
+      // The scanners of its group take the chunks of a run that has one (and ask for them).
+      if (run.scannerGroup !== null) {
+        await this.runs.release(runId, worker);
+        return;
+      }
       // Once one job is queued the run needs its planner no more (a job takes chunks until none is
       // left, and a lost one's chunks are queued again with a job each): the lease ends there.
       for (let i = 0; i < Math.min(planned, CHUNK_JOBS_PER_RUN); i++) {

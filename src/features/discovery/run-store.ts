@@ -11,7 +11,7 @@ const SELECT = [
   'id', 'target_id as targetId', 'target_name as targetName', 'trigger', 'status', 'queued_at as queuedAt', 'started_at as startedAt',
   'finished_at as finishedAt', 'progress_done as progressDone', 'progress_total as progressTotal', 'hosts_responding as hostsResponding',
   'assets_created as assetsCreated', 'assets_updated as assetsUpdated', 'error_count as errorCount', 'cancel_requested as cancelRequested',
-  'failure_reason as failureReason', 'credentials_tried as credentialsTried',
+  'failure_reason as failureReason', 'credentials_tried as credentialsTried', 'scanner_group as scannerGroup',
 ];
 
 // A run's chunks by status, and the addresses they hold and have done: its progress is their sum.
@@ -70,10 +70,11 @@ export class RunStore implements RunHistory {
     private readonly recorded: (errors: Pick<RunError, 'method' | 'code'>[]) => void = () => undefined,
   ) {}
 
-  /** A new QUEUED run; undefined when the target already has a QUEUED or RUNNING one. */
+  /** A new QUEUED run, of its target's scanner group as the target names it now; undefined when the target already has a QUEUED or RUNNING one. */
   async create(targetId: string, targetName: string, trigger: RunTrigger, trx: Knex = this.db): Promise<RunRecord | undefined> {
     try {
-      const [row] = await trx('discovery_runs').insert({ target_id: targetId, target_name: targetName, trigger, status: 'QUEUED' }).returning(this.columns(trx));
+      const scannerGroup = trx('discovery_targets').select('scanner_group').where({ id: targetId });
+      const [row] = await trx('discovery_runs').insert({ target_id: targetId, target_name: targetName, scanner_group: scannerGroup, trigger, status: 'QUEUED' }).returning(this.columns(trx));
       return toRecord(row);
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
@@ -175,14 +176,14 @@ export class RunStore implements RunHistory {
   }
 
   /**
-   * Takes the next QUEUED chunk of a RUNNING run for this worker, under a lease; undefined when
-   * none is left or the run is cancelled or loading. The run's row is read FOR SHARE (a cancel,
-   * which updates it, waits), the chunk FOR UPDATE SKIP LOCKED (workers taking at once get
-   * different chunks).
+   * Takes the next QUEUED chunk of a RUNNING run of the central workers (no scanner group) for this
+   * worker, under a lease; undefined when none is left or the run is cancelled or loading. The
+   * run's row is read FOR SHARE (a cancel, which updates it, waits), the chunk FOR UPDATE SKIP
+   * LOCKED (workers taking at once get different chunks).
    */
   async takeChunk(runId: string, worker: string, leaseMs: number): Promise<RunChunk | undefined> {
     return this.db.transaction(async (trx) => {
-      const run = await trx('discovery_runs').where({ id: runId, status: 'RUNNING', cancel_requested: false }).whereNull('loading_started_at').forShare().first('target_id');
+      const run = await trx('discovery_runs').where({ id: runId, status: 'RUNNING', cancel_requested: false }).whereNull('loading_started_at').whereNull('scanner_group').forShare().first('target_id');
       if (!run) return undefined;
       const next = trx('discovery_run_chunks').select('id').where({ run_id: runId, status: 'QUEUED' }).orderBy('seq').limit(1).forUpdate().skipLocked();
       const [chunk] = await trx('discovery_run_chunks')

@@ -193,6 +193,25 @@ export interface paths {
      */
     delete: operations["revokeIntegrationKey"];
   };
+  "/api/v1/scanners": {
+    /**
+     * Remote scanners
+     * @description Remote scanners, newest first, with their group, token hint, status, last contact, the version they reported and the chunks they ended; never a token itself.
+     */
+    get: operations["listScanners"];
+    /**
+     * Create a remote scanner and its token (svcs_)
+     * @description The token is in this answer only (stored as a keyed hash); give it to the scanner process as SERVICE_SCANNER_TOKEN. It admits only the scanner operations, for the targets whose scannerGroup is the scanner's group. Audited.
+     */
+    post: operations["createScanner"];
+  };
+  "/api/v1/scanners/{scannerId}": {
+    /**
+     * Revoke a remote scanner
+     * @description Revokes the scanner's token at once: its next request is refused (401) and the scanner process stops; a chunk it held goes back to the queue of its group when its lease expires. The record stays, REVOKED. Audited.
+     */
+    delete: operations["revokeScanner"];
+  };
   "/api/v1/audit-events": {
     /**
      * The audit trail, newest first
@@ -793,6 +812,11 @@ export interface components {
       };
       /** @example the target has no address left in scope */
       failureReason: string | null;
+      /**
+       * @description The group of remote scanners that takes its chunks (its target's scannerGroup when it started); null: the central workers.
+       * @example null
+       */
+      scannerGroup: string | null;
       /** @description The run's error records (detail only). */
       errors?: ({
           /**
@@ -915,6 +939,11 @@ export interface components {
       settings?: components["schemas"]["TargetSettings"];
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
+      /**
+       * @description The group of remote scanners that scans it (docs/operations.md): its chunks are taken only by scanners of that group, never by the central workers; null or left out: only the central workers.
+       * @example lyon-branch
+       */
+      scannerGroup?: string | null;
       /**
        * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans, firing no more often than every service.discovery.min-schedule-interval-seconds (300 by default).
        * @example 0 0 2 * * *
@@ -1291,6 +1320,11 @@ export interface components {
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
       /**
+       * @description The group of remote scanners that scans it (docs/operations.md): its chunks are taken only by scanners of that group, never by the central workers; null or left out: only the central workers.
+       * @example lyon-branch
+       */
+      scannerGroup?: string | null;
+      /**
        * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans, firing no more often than every service.discovery.min-schedule-interval-seconds (300 by default).
        * @example 0 0 2 * * *
        */
@@ -1360,6 +1394,11 @@ export interface components {
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
+      /**
+       * @description The group of remote scanners that scans it; null: the central workers.
+       * @example null
+       */
+      scannerGroup: string | null;
       /** @example 0 2 * * * */
       schedule: string | null;
       enabled: boolean;
@@ -2283,6 +2322,66 @@ export interface components {
        */
       token: string;
     };
+    NewScanner: {
+      /** @example lyon-branch-1 */
+      name: string;
+      /**
+       * @description The group whose targets it scans (their scannerGroup): letters, digits, dot, dash and underscore, 64 at most.
+       * @example lyon-branch
+       */
+      group: string;
+    };
+    Scanner: {
+      /**
+       * Format: uuid
+       * @example 3b7e9c21-4f6a-4d88-9e1b-0a5c7d2f6e43
+       */
+      id: string;
+      /** @example lyon-branch-1 */
+      name: string;
+      /** @example lyon-branch */
+      group: string;
+      /**
+       * @description The prefix and first characters of its token, to recognise it.
+       * @example svcs_Q2x9…
+       */
+      hint: string;
+      /** @enum {string} */
+      status: "ACTIVE" | "REVOKED";
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      revokedAt: string | null;
+      /**
+       * Format: date-time
+       * @description Its last request (kept to within 10 seconds); null before its first.
+       * @example 2026-11-28T04:10:00.000Z
+       */
+      lastContactAt: string | null;
+      /**
+       * @description The version of the service it runs, as it reported at its last claim.
+       * @example 0.1.0
+       */
+      version: string | null;
+      /**
+       * @description Chunks of runs it has ended.
+       * @example 12
+       */
+      chunksDone: number;
+    };
+    CreatedScanner: components["schemas"]["Scanner"] & {
+      /**
+       * @description The scanner token (SERVICE_SCANNER_TOKEN), shown in this answer only.
+       * @example svcs_7Kq2mX9pL4vN8rT1wZ6yB3cD5fH0jG2sA4eQ2x
+       */
+      token: string;
+    };
     AuditEvent: {
       /** @example 1843 */
       id: number;
@@ -2292,7 +2391,7 @@ export interface components {
        */
       occurredAt: string;
       /** @enum {string} */
-      actorKind: "USER" | "INTEGRATION_KEY" | "ANONYMOUS" | "SYSTEM";
+      actorKind: "USER" | "INTEGRATION_KEY" | "SCANNER" | "ANONYMOUS" | "SYSTEM";
       /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
       actorId: string | null;
       /** @example admin */
@@ -3553,6 +3652,30 @@ export interface components {
         };
       };
     };
+    /** @description One remote scanner (never its token). */
+    Scanner: {
+      content: {
+        "application/json": {
+          data: components["schemas"]["Scanner"];
+        };
+      };
+    };
+    /** @description The new scanner, with its token shown this once. */
+    CreatedScanner: {
+      content: {
+        "application/json": {
+          data: components["schemas"]["CreatedScanner"];
+        };
+      };
+    };
+    /** @description A page of remote scanners, newest first. */
+    ScannerPage: {
+      content: {
+        "application/json": components["schemas"]["PageEnvelope"] & {
+          data: components["schemas"]["Scanner"][];
+        };
+      };
+    };
     /** @description One credential (metadata only). */
     Credential: {
       content: {
@@ -4311,6 +4434,62 @@ export interface operations {
     };
     responses: {
       200: components["responses"]["Token"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Remote scanners
+   * @description Remote scanners, newest first, with their group, token hint, status, last contact, the version they reported and the chunks they ended; never a token itself.
+   */
+  listScanners: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+      };
+    };
+    responses: {
+      200: components["responses"]["ScannerPage"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /**
+   * Create a remote scanner and its token (svcs_)
+   * @description The token is in this answer only (stored as a keyed hash); give it to the scanner process as SERVICE_SCANNER_TOKEN. It admits only the scanner operations, for the targets whose scannerGroup is the scanner's group. Audited.
+   */
+  createScanner: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NewScanner"];
+      };
+    };
+    responses: {
+      201: components["responses"]["CreatedScanner"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * Revoke a remote scanner
+   * @description Revokes the scanner's token at once: its next request is refused (401) and the scanner process stops; a chunk it held goes back to the queue of its group when its lease expires. The record stays, REVOKED. Audited.
+   */
+  revokeScanner: {
+    parameters: {
+      path: {
+        /** @example 3b7e9c21-4f6a-4d88-9e1b-0a5c7d2f6e43 */
+        scannerId: string;
+      };
+    };
+    responses: {
+      200: components["responses"]["Scanner"];
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
