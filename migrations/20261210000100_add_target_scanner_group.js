@@ -9,7 +9,7 @@ export async function up(knex) {
     t.string('scanner_group', 64).comment('Group of remote scanners that scan it; null: the central workers');
   });
   await knex.schema.alterTable('discovery_runs', (t) => {
-    t.string('scanner_group', 64).comment('Group of remote scanners that take its chunks (its target''s when it started); null: the central workers');
+    t.string('scanner_group', 64).comment("Group of remote scanners that take its chunks (its target's when it started); null: the central workers");
   });
   // A scanner's claim looks for the running runs of its group.
   await knex.raw(`CREATE INDEX discovery_runs_scanner_group_idx ON discovery_runs (scanner_group, queued_at) WHERE status = 'RUNNING' AND scanner_group IS NOT NULL`);

@@ -1,7 +1,9 @@
 // Which credentials a connector offers an address, in order: the one that last worked there, then
 // those listed on the target, then those whose match pattern covers the address (a broad pattern
 // only of a credential that allows it, whatever was stored before the rule or under wider
-// settings). Secrets are revealed once per run and only in this process.
+// settings). Secrets are revealed once per run, in this process or for a remote scanner's chunk
+// (only the credentials its addresses may be offered: forChunk).
+import net from 'node:net';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { CredentialKind } from '../credentials/credential-kinds.js';
 import { patternCovers } from '../credentials/credential-match.js';
@@ -12,7 +14,7 @@ import type { RunError } from './run-record.js';
 
 export type CredentialMethod = InventoryMethod;
 
-interface Candidate {
+export interface Candidate {
   id: string;
   name: string;
   kind: CredentialKind;
@@ -27,18 +29,39 @@ export interface Offer {
   remembered: boolean;
 }
 
+/** What a remote scanner is given of one method for one chunk (api.yaml ScannerChunk.credentials). */
+export interface ChunkCredentials {
+  method: CredentialMethod;
+  listed: string[];
+  candidates: Candidate[];
+  revealed: ({ id: string; credential: RevealedCredential } | { id: string; unreadable: true })[];
+  remembered: { address: string; credentialId: string }[];
+}
+
+/** A remote scanner's credentials of a method, from what its chunk brought: the same offers as in the service. */
+export function chunkCredentials(given: ChunkCredentials): RunCredentials {
+  const secrets = new Map(given.revealed.map((r) => [r.id, r]));
+  const remembered = new Map(given.remembered.map((r) => [r.address, r.credentialId]));
+  return new RunCredentials(given.method, given.listed, given.candidates, async (id) => {
+    const found = secrets.get(id);
+    if (!found || !('credential' in found)) throw new Error('unreadable');
+    return found.credential;
+  }, async (address) => remembered.get(address));
+}
+
 /** The credentials of one run and method: candidates read once, secrets revealed once each. */
 export class RunCredentials {
   private readonly revealed = new Map<string, Promise<RevealedCredential | Error>>();
   /** Every credential offered to some address of the run (for its diagnosis: kinds only). */
   readonly offered = new Set<string>();
 
+  /** `reveal`: a credential's secrets; `rememberedAt`: the credential of the method that last worked at an address. */
   constructor(
     private readonly method: CredentialMethod,
     private readonly listed: string[],
     private readonly candidates: Candidate[],
-    private readonly vault: CredentialService,
-    private readonly hostState: HostStateStore,
+    private readonly revealCredential: (id: string) => Promise<RevealedCredential>,
+    private readonly rememberedAt: (address: string) => Promise<string | undefined>,
   ) {}
 
   /** No credential of the method exists for this run: the method is not tried at all. */
@@ -47,12 +70,12 @@ export class RunCredentials {
   }
 
   async offer(address: string, hostname: string | undefined): Promise<Offer> {
-    const remembered = await this.hostState.rememberedCredential(address, this.method);
+    const remembered = await this.rememberedAt(address);
     const byId = new Map(this.candidates.map((c) => [c.id, c]));
     const ordered = [
       ...(remembered && byId.has(remembered) ? [remembered] : []),
       ...this.listed.filter((id) => byId.has(id)),
-      ...this.candidates.filter((c) => c.matchPatterns.some((p) => patternCovers(p, address, hostname))).map((c) => c.id),
+      ...this.covering(address, hostname).map((c) => c.id),
     ];
     const credentials: RevealedCredential[] = [];
     const errors: RunError[] = [];
@@ -70,10 +93,33 @@ export class RunCredentials {
     return { credentials, errors, remembered: remembered !== undefined };
   }
 
+  private covering(address: string, hostname: string | undefined): Candidate[] {
+    return this.candidates.filter((c) => c.matchPatterns.some((p) => patternCovers(p, address, hostname)));
+  }
+
+  /**
+   * What a remote scanner needs of this method for the addresses of a chunk (host names as the
+   * chunk names them): the listed candidates and those whose pattern covers one of the addresses,
+   * each revealed (or marked unreadable), and the credential remembered at each address.
+   */
+  async forChunk(addresses: string[], remembered: Map<string, string>): Promise<ChunkCredentials> {
+    const ids = new Set(this.listed);
+    for (const address of addresses) {
+      const ip = net.isIP(address) ? address : undefined;
+      for (const c of this.covering(ip ?? '', ip ? undefined : address)) ids.add(c.id);
+    }
+    const candidates = this.candidates.filter((c) => ids.has(c.id));
+    const revealed = await Promise.all(candidates.map(async (c) => {
+      const result = await this.reveal(c.id);
+      return result instanceof Error ? { id: c.id, unreadable: true as const } : { id: c.id, credential: result };
+    }));
+    return { method: this.method, listed: this.listed.filter((id) => ids.has(id)), candidates, revealed, remembered: [...remembered].filter(([, id]) => ids.has(id)).map(([address, credentialId]) => ({ address, credentialId })) };
+  }
+
   private reveal(id: string): Promise<RevealedCredential | Error> {
     let pending = this.revealed.get(id);
     if (!pending) {
-      pending = this.vault.reveal(id).catch((error: unknown) => (error instanceof Error ? error : new Error('unreadable')));
+      pending = this.revealCredential(id).catch((error: unknown) => (error instanceof Error ? error : new Error('unreadable')));
       this.revealed.set(id, pending);
     }
     return pending;
@@ -95,6 +141,6 @@ export class CredentialOffer {
       .where((w) => w.whereIn('id', listed).orWhereRaw('cardinality(match_patterns) > 0'))
       .orderBy('name');
     const candidates = rows.map(({ allowBroadMatch, ...c }) => ({ ...c, matchPatterns: this.vault.patternsOffered(c.matchPatterns, allowBroadMatch) }));
-    return new RunCredentials(method, listed, candidates, this.vault, this.hostState);
+    return new RunCredentials(method, listed, candidates, (id) => this.vault.reveal(id), (address) => this.hostState.rememberedCredential(address, method));
   }
 }
