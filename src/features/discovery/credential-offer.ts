@@ -7,10 +7,11 @@ import net from 'node:net';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { CredentialKind } from '../credentials/credential-kinds.js';
 import { patternCovers } from '../credentials/credential-match.js';
-import type { CredentialService, RevealedCredential } from '../credentials/credential-service.js';
-import { credentialKindsOf, type InventoryMethod } from './connectors/registry.js';
+import type { CredentialService, CredentialView, RevealedCredential } from '../credentials/credential-service.js';
+import { credentialKindsOf, INVENTORY_CONNECTORS, type InventoryMethod } from './connectors/registry.js';
 import type { HostStateStore } from './host-state-store.js';
 import type { RunError } from './run-record.js';
+import type { TargetRecord } from './target-record.js';
 
 export type CredentialMethod = InventoryMethod;
 
@@ -34,7 +35,8 @@ export interface ChunkCredentials {
   method: CredentialMethod;
   listed: string[];
   candidates: Candidate[];
-  revealed: ({ id: string; credential: RevealedCredential } | { id: string; unreadable: true })[];
+  /** Each candidate's record and secrets apart (api.yaml holds a credential's record as its API shows it), or that it cannot be decrypted. */
+  revealed: ({ id: string; credential: CredentialView; secrets: Record<string, string> } | { id: string; unreadable: true })[];
   remembered: { address: string; credentialId: string }[];
 }
 
@@ -45,7 +47,7 @@ export function chunkCredentials(given: ChunkCredentials): RunCredentials {
   return new RunCredentials(given.method, given.listed, given.candidates, async (id) => {
     const found = secrets.get(id);
     if (!found || !('credential' in found)) throw new Error('unreadable');
-    return found.credential;
+    return { ...found.credential, secrets: found.secrets };
   }, async (address) => remembered.get(address));
 }
 
@@ -111,7 +113,9 @@ export class RunCredentials {
     const candidates = this.candidates.filter((c) => ids.has(c.id));
     const revealed = await Promise.all(candidates.map(async (c) => {
       const result = await this.reveal(c.id);
-      return result instanceof Error ? { id: c.id, unreadable: true as const } : { id: c.id, credential: result };
+      if (result instanceof Error) return { id: c.id, unreadable: true as const };
+      const { secrets, ...credential } = result;
+      return { id: c.id, credential, secrets };
     }));
     return { method: this.method, listed: this.listed.filter((id) => ids.has(id)), candidates, revealed, remembered: [...remembered].filter(([, id]) => ids.has(id)).map(([address, credentialId]) => ({ address, credentialId })) };
   }
@@ -132,6 +136,19 @@ export class CredentialOffer {
     private readonly vault: CredentialService,
     private readonly hostState: HostStateStore,
   ) {}
+
+  /** The credentials of each inventory method the target names, and an error for each that has none and needs one. */
+  async forTarget(target: Pick<TargetRecord, 'methods' | 'credentialIds'>): Promise<{ credentials: Map<InventoryMethod, RunCredentials>; runErrors: RunError[] }> {
+    const credentials = new Map<InventoryMethod, RunCredentials>();
+    for (const { method } of INVENTORY_CONNECTORS) if (target.methods.includes(method)) credentials.set(method, await this.forRun(method, target.credentialIds));
+    // A method whose credentials are optional (DNS) is tried without one.
+    const required = new Set<string>(INVENTORY_CONNECTORS.filter((c) => !c.credentialsOptional).map((c) => c.method));
+    const runErrors = [...credentials].flatMap(([method, c]): RunError[] =>
+      c.isEmpty() && required.has(method) ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
+    );
+    for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty() && required.has(method)) credentials.delete(method);
+    return { credentials, runErrors };
+  }
 
   /** The candidates of a run: the target's listed credentials and every one with a match pattern, of the method's kinds. */
   async forRun(method: CredentialMethod, listed: string[]): Promise<RunCredentials> {

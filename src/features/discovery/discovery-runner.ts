@@ -206,19 +206,6 @@ export class DiscoveryRunner {
     return addresses.map((a) => parseAddress(a) as ParsedAddress);
   }
 
-  /** The credentials of each inventory method the target names, and an error for each that has none and needs one. */
-  private async credentialsOf(target: TargetRecord): Promise<{ credentials: Map<InventoryMethod, RunCredentials>; runErrors: RunError[] }> {
-    const credentials = new Map<InventoryMethod, RunCredentials>();
-    for (const { method } of INVENTORY_CONNECTORS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
-    // A method whose credentials are optional (DNS) is tried without one.
-    const required = new Set<string>(INVENTORY_CONNECTORS.filter((c) => !c.credentialsOptional).map((c) => c.method));
-    const runErrors = [...credentials].flatMap(([method, c]): RunError[] =>
-      c.isEmpty() && required.has(method) ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
-    );
-    for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty() && required.has(method)) credentials.delete(method);
-    return { credentials, runErrors };
-  }
-
   /** The chunk's addresses not done by an earlier attempt, through the pipeline, its results kept in the store. */
   private async scanChunk(chunk: RunChunk, worker: string): Promise<void> {
     const target = chunk.targetId ? await this.targets.find(chunk.targetId) : undefined;
@@ -226,7 +213,7 @@ export class DiscoveryRunner {
       await this.finish(chunk.runId, 'FAILED', undefined, 'The target was deleted before the run ended.');
       return;
     }
-    const { credentials } = await this.credentialsOf(target);
+    const { credentials } = await this.offers.forTarget(target);
     const done = new Set(await this.runs.doneAddresses(chunk.id));
     await this.scanner.scan({ entries: chunk.entries, done, target, credentials }, new StoreChunkLink(this.runs, this.hostState, chunk, worker, this.settings.leaseMs), this.environment);
   }
@@ -246,7 +233,7 @@ export class DiscoveryRunner {
           return;
         }
         const results = await this.runs.results(runId);
-        const { runErrors } = await this.credentialsOf(target);
+        const { runErrors } = await this.offers.forTarget(target);
         const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
         const summary = await this.loader.load(runId, results, portOf(target, 'SSH'), new Date().toISOString());
         await this.runs.addErrors(runId, errors);
