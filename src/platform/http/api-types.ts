@@ -2405,7 +2405,10 @@ export interface components {
           method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
           listed: string[];
           candidates: {
-              /** Format: uuid */
+              /**
+               * Format: uuid
+               * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+               */
               id: string;
               /** @example branch ssh */
               name: string;
@@ -2413,7 +2416,10 @@ export interface components {
               matchPatterns: string[];
             }[];
           revealed: {
-              /** Format: uuid */
+              /**
+               * Format: uuid
+               * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+               */
               id: string;
               credential?: components["schemas"]["Credential"];
               /** @description The secrets in clear, for this chunk only. */
@@ -2426,7 +2432,10 @@ export interface components {
           remembered: {
               /** @example 10.20.0.7 */
               address: string;
-              /** Format: uuid */
+              /**
+               * Format: uuid
+               * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+               */
               credentialId: string;
             }[];
         })[];
@@ -2447,7 +2456,10 @@ export interface components {
           address: string;
           /** @enum {string} */
           method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
-          /** Format: uuid */
+          /**
+           * Format: uuid
+           * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+           */
           credentialId: string;
         })[];
       end?: {
@@ -2473,6 +2485,7 @@ export interface components {
           [key: string]: unknown;
         }[];
       errors: ({
+          /** @example 10.20.0.7 */
           address: string | null;
           /** @example SSH */
           method: string;
@@ -2480,6 +2493,7 @@ export interface components {
           stage: string;
           /** @example SSH_AUTH_FAILED */
           code: string;
+          /** @example The SSH login was refused. */
           message: string;
         })[];
     };
