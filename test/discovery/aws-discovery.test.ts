@@ -11,7 +11,7 @@ import { DeleteBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ApiClient } from '../support/api-client.js';
 import { AwsDouble, exampleItems } from '../../src/tools/aws/aws-double.js';
 import { startDynamoDb, startS3, type S3Peer } from '../../src/tools/aws/aws-peers.js';
-import { createTarget, runErrors, scanToEnd, type AssetRow } from '../support/discovery-scans.js';
+import { cloudEstate, createTarget, runErrors, scanToEnd, type AssetRow } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -24,15 +24,6 @@ const REGIONS = ['us-east-1', 'eu-west-1', 'us-west-2'];
 const BUCKETS = ['inventory-assets', 'inventory-logs'];
 // Generous: a scan loads the whole estate, and the machine may be busy.
 const TEST_TIMEOUT_MS = 300_000;
-const CLOUD_TYPES = 'CLOUD_ACCOUNT,CLOUD_REGION,CLOUD_DATABASE,CLOUD_STORAGE,CLOUD_LOAD_BALANCER,CLOUD_STACK,VM,NETWORK';
-
-interface RelationshipRow {
-  relationshipType: string;
-  sourceDisplayName: string;
-  targetDisplayName: string;
-  [field: string]: unknown;
-}
-
 // The second instance of eu-west-1 and the target of the load balancer are the DescribeInstances
 // example with other documented ids: the instance id of DescribeTargetHealth's example, its own
 // name tag and MAC, and its region.
@@ -94,18 +85,7 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
   });
 
   const scan = (id = targetId) => scanToEnd(api, id);
-  const assets = async (): Promise<AssetRow[]> => {
-    const res = await api.get(`/api/v1/assets?type=${CLOUD_TYPES}&size=1000`);
-    expect(res.status).toBe(200);
-    return res.body.data;
-  };
-  const relationships = async (): Promise<RelationshipRow[]> => {
-    const res = await api.get('/api/v1/relationships?type=CONTAINS,COMMUNICATES_WITH&size=1000');
-    expect(res.status).toBe(200);
-    return res.body.data;
-  };
-  const tuples = (rows: RelationshipRow[]) => new Set(rows.filter((r) => r.active !== false).map((r) => `${r.relationshipType} ${r.sourceDisplayName} -> ${r.targetDisplayName}`));
-  const statusOf = async (name: string) => (await assets()).find((a) => a.displayName === name)?.status;
+  const { assets, relationships, tuples, statusOf } = cloudEstate(() => api);
   const sorted = <T>(values: Iterable<T>) => [...values].sort();
 
   const ESTATE = [

@@ -9,7 +9,7 @@
 // and the log.
 import type { ApiClient } from '../support/api-client.js';
 import { AzureDouble, exampleItems } from '../../src/tools/azure/azure-double.js';
-import { attributesOf, createTarget, runErrors, scanToEnd, type AssetRow } from '../support/discovery-scans.js';
+import { cloudEstate, attributesOf, createTarget, runErrors, scanToEnd } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
@@ -21,15 +21,6 @@ const TENANT = '31c75423-32d6-4322-88b7-c478bdde4858';
 const CLIENT_ID = 'b0c3a2e1-4f5d-4e6a-9b7c-8d9e0f1a2b3c';
 const SECRET = 'Xk28Q~inventory-reader-secret.4fZp0d';
 const TEST_TIMEOUT_MS = 300_000;
-const CLOUD_TYPES = 'CLOUD_ACCOUNT,CLOUD_REGION,CLOUD_DATABASE,CLOUD_STORAGE,CLOUD_LOAD_BALANCER,CLOUD_STACK,VM,NETWORK';
-
-interface RelationshipRow {
-  relationshipType: string;
-  sourceDisplayName: string;
-  targetDisplayName: string;
-  [field: string]: unknown;
-}
-
 const at = (sub: string) => `/subscriptions/${sub}`;
 const PATHS = {
   locations: (s: string) => `${at(s)}/locations`,
@@ -103,18 +94,7 @@ describe('discovery of an Azure tenant (the Azure SDK against a double of Resour
   });
 
   const scan = (id = targetId) => scanToEnd(api, id);
-  const assets = async (): Promise<AssetRow[]> => {
-    const res = await api.get(`/api/v1/assets?type=${CLOUD_TYPES}&size=1000`);
-    expect(res.status).toBe(200);
-    return res.body.data;
-  };
-  const relationships = async (): Promise<RelationshipRow[]> => {
-    const res = await api.get('/api/v1/relationships?type=CONTAINS,COMMUNICATES_WITH&size=1000');
-    expect(res.status).toBe(200);
-    return res.body.data;
-  };
-  const tuples = (rows: RelationshipRow[]) => new Set(rows.filter((r) => r.active !== false).map((r) => `${r.relationshipType} ${r.sourceDisplayName} -> ${r.targetDisplayName}`));
-  const statusOf = async (name: string, type?: string) => (await assets()).find((a) => a.displayName === name && (!type || a.assetType === type))?.status;
+  const { assets, relationships, tuples, statusOf } = cloudEstate(() => api);
   const sorted = <T>(values: Iterable<T>) => [...values].sort();
 
   const S1 = 'Example Subscription';

@@ -15,6 +15,37 @@ export interface AssetRow {
   [field: string]: unknown;
 }
 
+export interface RelationshipRow {
+  relationshipType: string;
+  sourceDisplayName: string;
+  targetDisplayName: string;
+  [field: string]: unknown;
+}
+
+/** The types a cloud connector (AWS, AZURE) loads. */
+const CLOUD_TYPES = 'CLOUD_ACCOUNT,CLOUD_REGION,CLOUD_DATABASE,CLOUD_STORAGE,CLOUD_LOAD_BALANCER,CLOUD_STACK,VM,NETWORK';
+
+/**
+ * A cloud connector's estate read back through the API: its assets, its CONTAINS and
+ * COMMUNICATES_WITH edges as `TYPE source -> target`, an asset's status by name. The client is
+ * asked for at each read (a test makes it in beforeAll).
+ */
+export function cloudEstate(client: () => ApiClient) {
+  const assets = async (): Promise<AssetRow[]> => {
+    const res = await client().get(`/api/v1/assets?type=${CLOUD_TYPES}&size=1000`);
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+  const relationships = async (): Promise<RelationshipRow[]> => {
+    const res = await client().get('/api/v1/relationships?type=CONTAINS,COMMUNICATES_WITH&size=1000');
+    expect(res.status).toBe(200);
+    return res.body.data;
+  };
+  const tuples = (rows: RelationshipRow[]) => new Set(rows.filter((r) => r.active !== false).map((r) => `${r.relationshipType} ${r.sourceDisplayName} -> ${r.targetDisplayName}`));
+  const statusOf = async (name: string, type?: string) => (await assets()).find((a) => a.displayName === name && (!type || a.assetType === type))?.status;
+  return { assets, relationships, tuples, statusOf };
+}
+
 /** `describe` where the lab network can be built (root, its tools), else `describe.skip`, saying that `what` was not run and why. */
 export async function describeInLab(what: string): Promise<jest.Describe> {
   const unavailable = await networkUnavailable();
