@@ -7,7 +7,7 @@
 # libvirt host of the LIBVIRT tests), podman and busybox-static (a container and its image on a lab
 # host, for the CONTAINERS tests); bind9 and dnsutils (the DNS server of the DNS tests, and dig);
 # kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); slapd, ldap-utils,
-# samba and samba-ad-provision (OpenLDAP and Samba's Active Directory domain controller, the
+# samba, samba-ad-provision and samba-dsdb-modules (OpenLDAP and Samba's Active Directory domain controller, the
 # directories of the LDAP tests, and ldapsearch); nmap, cups-daemon, mosquitto, nginx and
 # postgresql-15 (the fingerprint lab); Go
 # and govmomi's sources (the vCenter simulator). Installed when
@@ -46,6 +46,9 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 [ -x /usr/bin/ldapsearch ] || peers+=(ldap-utils)
 [ -x /usr/sbin/samba ] || peers+=(samba)
 [ -d /usr/share/samba/setup/ad-schema ] || peers+=(samba-ad-provision)
+# The directory database's own ldb modules, which a domain's provisioning loads (samba only
+# recommends them, and recommendations are not installed here).
+compgen -G '/usr/lib/*/samba/ldb/samba_secrets.so' >/dev/null || peers+=(samba-dsdb-modules)
 # The fingerprint lab (FINGERPRINT's tests and benchmark): nmap, and what it recognises: CUPS's cupsd
 # (a printer), mosquitto (an IoT device), nginx and PostgreSQL (a server).
 [ -x /usr/bin/nmap ] || peers+=(nmap)
