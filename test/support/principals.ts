@@ -62,12 +62,23 @@ export async function createPrincipals(baseUrl: string): Promise<Principals> {
     return { token: res.body.data.token as string, id: res.body.data.id as string };
   };
   const integration = await key('integration');
-  const expiring = await key('expiring', new Date(Date.now() + 1500).toISOString());
+  // Just ahead on the service's own clock, then past it (below). The clock moves on with real time:
+  // where a loaded machine took longer than the margin to get the request checked, the key is asked
+  // for again with twice the margin, and the clock is later moved by no more than needed (the tests
+  // date their observations by real time).
+  const clock = clockOf(baseUrl);
+  let marginMs = 1500;
+  let expiring: { token: string; id: string } | undefined;
+  while (!expiring) {
+    const res = await adminSession.post('/api/v1/integration-keys', { name: 'expiring', expiresAt: new Date(clock.now() + marginMs).toISOString() });
+    if (res.status === 409 && marginMs < 60_000) marginMs *= 2;
+    else expectStatus(res, 201, 'key expiring');
+    if (res.status === 201) expiring = { token: res.body.data.token as string, id: res.body.data.id as string };
+  }
   const revoked = await key('revoked');
   expectStatus(await adminSession.delete(`/api/v1/integration-keys/${revoked.id}`), 200, 'revoke');
   const last = integration.token.at(-1) === 'A' ? 'B' : 'A';
-  // Past the expiring key's expiry, on the service's clock.
-  clockOf(baseUrl).advance(1600);
+  clock.advance(marginMs + 100);
 
   return {
     anonymous: new ApiClient(baseUrl),
