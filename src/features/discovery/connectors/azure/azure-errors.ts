@@ -48,6 +48,7 @@ export const AZURE_ERRORS = {
       ],
       actions: [
         "Read the action and scope in the run's error, and assign the Reader role (or the custom role of docs/discovery.md) at the subscription scope.",
+        'Look for a deny assignment on that scope (Access control (IAM) > Deny assignments) and exempt the service principal from it.',
       ],
       confidence: 'HIGH',
     },
@@ -83,7 +84,10 @@ export const AZURE_ERRORS = {
     description: 'The subscriptions hold more resources than settings.AZURE.maxResources: the parts not read in full retire nothing.',
     explanation: {
       summary: 'The tenant holds more resources than the limit of the target: the read stopped, and what was not read in full was not retired.',
-      causes: ["The subscriptions' resources, all together, exceed settings.AZURE.maxResources."],
+      causes: [
+        "The subscriptions' resources, all together, exceed settings.AZURE.maxResources.",
+        'The target reads every subscription the service principal sees, more than were meant (settings.AZURE.subscriptions unset).',
+      ],
       actions: [
         "Raise the target's settings.AZURE.maxResources (up to 5,000,000).",
         'Split the subscriptions over several targets (settings.AZURE.subscriptions), each with its own limit.',
