@@ -7,7 +7,7 @@
 # libvirt host of the LIBVIRT tests), podman and busybox-static (a container and its image on a lab
 # host, for the CONTAINERS tests); bind9 and dnsutils (the DNS server of the DNS tests, and dig);
 # kea-dhcp4-server and kea-ctrl-agent (ISC Kea, the DHCP server of the DHCP tests); slapd, ldap-utils,
-# samba, samba-ad-provision, samba-dsdb-modules and samba-vfs-modules (OpenLDAP and Samba's Active Directory domain controller, the
+# samba, samba-ad-provision, samba-dsdb-modules, samba-vfs-modules and winbind (OpenLDAP and Samba's Active Directory domain controller, the
 # directories of the LDAP tests, and ldapsearch); nmap, cups-daemon, mosquitto, nginx and
 # postgresql-15 (the fingerprint lab); Go
 # and govmomi's sources (the vCenter simulator). Installed when
@@ -51,6 +51,9 @@ command -v perl >/dev/null 2>&1 || peers+=(perl)
 # recommendations are not installed here).
 compgen -G '/usr/lib/*/samba/ldb/samba_secrets.so' >/dev/null || peers+=(samba-dsdb-modules)
 compgen -G '/usr/lib/*/samba/vfs/acl_xattr.so' >/dev/null || peers+=(samba-vfs-modules)
+# The domain controller starts winbindd as one of its tasks and stops when it cannot (samba only
+# suggests it).
+[ -x /usr/sbin/winbindd ] || peers+=(winbind)
 # The fingerprint lab (FINGERPRINT's tests and benchmark): nmap, and what it recognises: CUPS's cupsd
 # (a printer), mosquitto (an IoT device), nginx and PostgreSQL (a server).
 [ -x /usr/bin/nmap ] || peers+=(nmap)

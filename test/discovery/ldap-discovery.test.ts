@@ -91,8 +91,7 @@ describePeers('discovery of directory computers (slapd and a Samba AD DC on name
 
   it("loads each computer as a host with its names, OS, last logon, OU path and site hint, one asset with the host the network showed (by address, by name), and the server as the host at its address", async () => {
     const run = await scan(targetId);
-    expect(run.status).toBe('COMPLETED');
-    expect(await errorsOf(run.id)).toEqual([]);
+    expect({ status: run.status, errors: await errorsOf(run.id) }).toEqual({ status: 'COMPLETED', errors: [] });
     const { tuples, facts } = await inventory();
     const attrs = (name: string, extra: Record<string, unknown> = {}) => {
       const c = COMPUTERS[name]!;
@@ -209,8 +208,7 @@ describePeers('discovery of directory computers (slapd and a Samba AD DC on name
     const reader = (await api.post('/api/v1/credentials', { name: 'domain reader', kind: 'LDAP_BIND', matchPatterns: [], settings: { bindDn: `${AD_BIND_USER}@${AD_REALM}`, baseDn: AD_BASE_DN }, secrets: { password: AD_BIND_PASSWORD } })).body.data.id as string;
     const adTarget = await createTarget(api, { name: 'domain', addresses: [AD], methods: ['SWEEP', 'LDAP'], settings: { LDAP: { verifyCertificate: false } }, credentialIds: [reader] });
     const run = await scan(adTarget);
-    expect(run.status).toBe('COMPLETED');
-    expect(await errorsOf(run.id)).toEqual([]);
+    expect({ status: run.status, errors: await errorsOf(run.id) }).toEqual({ status: 'COMPLETED', errors: [] });
     const { tuples } = await inventory();
     const added = tuples.filter((t) => !before.tuples.includes(t));
     const samba = (await promisify(execFile)('samba', ['-V'])).stdout.trim().replace(/^Version /, '');

@@ -522,7 +522,11 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     if (dnsServer) await sh(`ip netns exec ${PREFIX}-ns sh -c 'ss -Hlnt | grep -q ":53 "'`);
     if (dhcpServer) await sh(`ip netns exec ${PREFIX}-dhcp sh -c 'ss -Hlnt | grep -q ":${DHCP_AGENT_PORT} " && test -S ${dir}/dhcp/kea4.sock'`);
     if (ldapServer) await sh(`ip netns exec ${PREFIX}-ldap sh -c 'ss -Hlnt | grep -q ":636 "'`);
-    if (adServer) await sh(`ip netns exec ${PREFIX}-ad sh -c 'ss -Hlnt | grep -q ":636 "'`);
+    // A domain controller that stopped (a task it could not start) says why only in its log.
+    if (adServer) await sh(`ip netns exec ${PREFIX}-ad sh -c 'ss -Hlnt | grep -q ":636 "'`).catch(async (error: Error) => {
+      const log = await readFile(path.join(dir, 'ad', 'samba.log'), 'utf8').catch(() => '');
+      throw new Error(`${error.message}; samba.log ends: ${log.split('\n').slice(-6).join(' | ')}`);
+    });
   }, 'sshd, snmpd, redis-server (and named, Kea, slapd, samba) listening in every host', 120_000);
   if (dhcpServer) await startDhcpClients(path.join(dir, 'dhcp'));
   const fingerprint = fingerprintHosts ? await startFingerprintHosts(all, dir) : undefined;
