@@ -51,6 +51,7 @@ const RULES: Record<string, Rule> = {
   getAsset: 'SIGNED_IN',
   listAssetRelationships: 'SIGNED_IN',
   getAssetProvenance: 'SIGNED_IN',
+  getAssetHistory: 'SIGNED_IN',
   listChanges: 'SIGNED_IN',
   decommissionAsset: DISCOVERY,
   reactivateAsset: DISCOVERY,

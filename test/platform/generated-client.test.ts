@@ -69,6 +69,8 @@ describe('a client generated from api.yaml', () => {
     expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
     expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
     expect(report.reactivated).toBe('ACTIVE');
+    // Newest first: the reactivation and the decommissioning by the program's integration key, after the import made it.
+    expect(report.history).toEqual(['STATUS DECOMMISSIONED ACTIVE INTEGRATION_KEY', 'STATUS ACTIVE DECOMMISSIONED INTEGRATION_KEY', expect.stringMatching(/^STATUS null ACTIVE /)]);
     expect(report.pin).toBe('SSH_HOST_KEY SHA256:generated-client-presented ssh-ed25519 null');
     expect(report.insightFeeds).toContain('stale-assets');
     expect(report.insightFeed).toMatch(/^stale-assets 10 (true|false) \d+$/);

@@ -227,13 +227,14 @@ export class AssetGraphRepository implements AssetReads {
     return rows.map((r) => r.asset);
   }
 
-  async decommission(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/decommission-asset', { id });
+  /** `actor`: who, in the asset's status log (inventory/status-log.ts). */
+  async decommission(id: string, actor: string): Promise<AssetNode | undefined> {
+    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/decommission-asset', { id, actor });
     return row && toAssetNode(row.asset);
   }
 
-  async reactivate(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/reactivate-asset', { id });
+  async reactivate(id: string, actor: string): Promise<AssetNode | undefined> {
+    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/reactivate-asset', { id, actor });
     return row && toAssetNode(row.asset);
   }
 

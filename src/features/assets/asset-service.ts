@@ -3,6 +3,7 @@
 // state is a 409; both are audited.
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
+import { statusLogActor } from '../inventory/status-log.js';
 import type { AssetGraphRepository } from './asset-graph-repository.js';
 import type { AssetNode } from './asset-summary.js';
 import type { AssetReadModel, AssetRow } from './asset-read-model.js';
@@ -26,11 +27,11 @@ export class AssetService {
   }
 
   decommission(actor: Actor, id: string): Promise<AssetRow> {
-    return this.transition(actor, id, 'decommission', 'DECOMMISSIONED', (x) => this.assets.decommission(x));
+    return this.transition(actor, id, 'decommission', 'DECOMMISSIONED', (x) => this.assets.decommission(x, statusLogActor(actor)));
   }
 
   reactivate(actor: Actor, id: string): Promise<AssetRow> {
-    return this.transition(actor, id, 'reactivate', 'ACTIVE', (x) => this.assets.reactivate(x));
+    return this.transition(actor, id, 'reactivate', 'ACTIVE', (x) => this.assets.reactivate(x, statusLogActor(actor)));
   }
 
   /** The graph change runs once its audit row is written, inside that row's transaction: a change that fails or is refused takes the row back. */

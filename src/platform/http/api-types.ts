@@ -338,6 +338,13 @@ export interface paths {
      */
     post: operations["reactivateAsset"];
   };
+  "/api/v1/assets/{assetId}/history": {
+    /**
+     * What changed on one asset, newest first
+     * @description Every change of the asset over time, newest first: each source's value of each fact reported first, changed or gone (FACT: field, oldValue, newValue, source), its status transitions (STATUS: oldValue and newValue are statuses; `source` for a read that changed it, `actor` for a lifecycle action or the aging sweep), and its relationships becoming active (RELATIONSHIP_ADDED, again after a retirement: restored) or inactive (RELATIONSHIP_RETIRED: retired by a complete read, or made inactive by a decommissioning), with the other end. For a synthesized row (a package, service or interface) the changes of its values (a package's version). Filtered by field (fact fields such as hostname or custom.<key>, row values such as version, `status`, or relationship types) and by time ([from, to)). Kept for service.history.retention-days. The prev, next and last links carry a cursor.
+     */
+    get: operations["getAssetHistory"];
+  };
   "/api/v1/relationships": {
     /**
      * Relationships between assets
@@ -1607,6 +1614,64 @@ export interface components {
           /** @example 0.9 */
           confidence: number;
         })[];
+    };
+    AssetHistoryEntry: {
+      /**
+       * Format: date-time
+       * @description When the service recorded the change (to the millisecond).
+       * @example 2026-11-20T14:03:11.512Z
+       */
+      changedAt: string;
+      /** @enum {string} */
+      kind: "FACT" | "STATUS" | "RELATIONSHIP_ADDED" | "RELATIONSHIP_RETIRED";
+      /**
+       * @description The fact or row value (hostname, custom.owner, version), status, or the relationship type.
+       * @example hostname
+       */
+      field: string;
+      /**
+       * @description The value before (null: first reported; for a status, the previous one). Null for a relationship.
+       * @example web-01
+       */
+      oldValue: unknown;
+      /**
+       * @description The value after (null: gone). Null for a relationship.
+       * @example web-01.example.com
+       */
+      newValue: unknown;
+      /**
+       * @description The source whose report or read made the change, as the store that keeps it names it: a fact's source as in provenance (ssh, vcenter, import:<name>), a row's as on the row, and for a status or relationship the writer of the graph (the import's source name, or discovery).
+       * @example ssh
+       */
+      source: string | null;
+      /** @description Who made a status or relationship change that no source's read made (a lifecycle action, the aging sweep). */
+      actor: ({
+        /** @enum {string} */
+        kind: "USER" | "INTEGRATION_KEY" | "ANONYMOUS" | "SYSTEM";
+        /** @example alice */
+        name: string;
+      }) | null;
+      relationship: ({
+        /** @example 5:4f1c2e7a-9b3d-4e8f-a0b1-c2d3e4f5a6b7:1182 */
+        id: string;
+        type: components["schemas"]["RelationshipType"];
+        /**
+         * @description OUTGOING when this asset is the relationship's source.
+         * @enum {string}
+         */
+        direction: "OUTGOING" | "INCOMING";
+        otherAsset: ({
+          /**
+           * Format: uuid
+           * @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01
+           */
+          id: string;
+          /** @example esx-01 */
+          displayName: string | null;
+          /** @example HYPERVISOR */
+          assetType: string | null;
+        }) | null;
+      }) | null;
     };
     Relationship: {
       /** @example 5:4f1c2e7a-9b3d-4e8f-a0b1-c2d3e4f5a6b7:1182 */
@@ -3629,6 +3694,14 @@ export interface components {
         };
       };
     };
+    /** @description A page of an asset's history. */
+    AssetHistoryPage: {
+      content: {
+        "application/json": components["schemas"]["PageEnvelope"] & {
+          data: components["schemas"]["AssetHistoryEntry"][];
+        };
+      };
+    };
     /** @description A page of relationships. */
     RelationshipPage: {
       content: {
@@ -5035,6 +5108,47 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * What changed on one asset, newest first
+   * @description Every change of the asset over time, newest first: each source's value of each fact reported first, changed or gone (FACT: field, oldValue, newValue, source), its status transitions (STATUS: oldValue and newValue are statuses; `source` for a read that changed it, `actor` for a lifecycle action or the aging sweep), and its relationships becoming active (RELATIONSHIP_ADDED, again after a retirement: restored) or inactive (RELATIONSHIP_RETIRED: retired by a complete read, or made inactive by a decommissioning), with the other end. For a synthesized row (a package, service or interface) the changes of its values (a package's version). Filtered by field (fact fields such as hostname or custom.<key>, row values such as version, `status`, or relationship types) and by time ([from, to)). Kept for service.history.retention-days. The prev, next and last links carry a cursor.
+   */
+  getAssetHistory: {
+    parameters: {
+      query?: {
+        /**
+         * @description Comma-separated fields: fact fields, row values, status, or relationship types.
+         * @example [
+         *   "hostname",
+         *   "status"
+         * ]
+         */
+        field?: string[];
+        /**
+         * @description Changes at or after this time.
+         * @example 2026-11-01T00:00:00Z
+         */
+        from?: string;
+        /**
+         * @description Changes before this time.
+         * @example 2026-11-28T00:00:00Z
+         */
+        to?: string;
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+        cursor?: components["parameters"]["Cursor"];
+      };
+      path: {
+        assetId: components["parameters"]["AssetId"];
+      };
+    };
+    responses: {
+      200: components["responses"]["AssetHistoryPage"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
     };
   };
   /**
