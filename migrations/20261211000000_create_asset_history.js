@@ -32,6 +32,11 @@ export async function up(knex) {
   await knex.raw(`COMMENT ON COLUMN asset_history.old_value IS 'Null: the source reported it first'`);
   await knex.raw(`COMMENT ON COLUMN asset_history.new_value IS 'Null: the fact went (no source reports it any more)'`);
   await knex.raw('CREATE INDEX asset_history_asset_idx ON asset_history (asset_id, changed_at DESC, id DESC)');
+  // The facts held now are where history starts: an as-of read at or after this time finds each.
+  await knex.raw('INSERT INTO asset_history (asset_id, field, source, new_value) SELECT asset_id, field, source, value FROM asset_facts');
+  await knex.raw(`CREATE TABLE history_horizon (kept_from timestamptz NOT NULL)`);
+  await knex.raw(`COMMENT ON TABLE history_horizon IS 'The earliest time history answers for (one row): when it started, then service.history.retention-days ago once the sweep removed what is older'`);
+  await knex.raw(`INSERT INTO history_horizon VALUES (date_trunc('milliseconds', now()))`);
   await knex.raw('CREATE INDEX asset_history_changed_idx ON asset_history USING brin (changed_at)');
 
   await knex.raw(`
@@ -81,5 +86,6 @@ export async function down(knex) {
   await knex.raw('DROP FUNCTION sub_record_history()');
   for (const op of ['insert', 'update', 'delete']) await knex.raw(`DROP TRIGGER asset_facts_history_${op} ON asset_facts`);
   await knex.raw('DROP FUNCTION asset_facts_history()');
+  await knex.raw('DROP TABLE history_horizon');
   await knex.raw('DROP TABLE asset_history');
 }

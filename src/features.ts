@@ -34,6 +34,7 @@ export const FEATURES = [
   authFeature,
   credentialsFeature,
   inventoryFeature,
+  historyFeature,
   relationshipsFeature,
   assetsFeature,
   changesFeature,
@@ -52,5 +53,4 @@ export const FEATURES = [
   viewsFeature,
   searchFeature,
   credentialCheckFeature,
-  historyFeature,
 ] as const;

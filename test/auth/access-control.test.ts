@@ -57,6 +57,7 @@ const RULES: Record<string, Rule> = {
   reactivateAsset: DISCOVERY,
   listRelationships: 'SIGNED_IN',
   getTopologyNeighbors: 'SIGNED_IN',
+  getTopologyChanges: 'SIGNED_IN',
   runGraphQuery: ['ANALYST', 'DISCOVERY_ADMIN', 'ADMINISTRATOR'],
   listAssetTypes: 'SIGNED_IN',
   getAssetType: 'SIGNED_IN',

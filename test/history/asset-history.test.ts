@@ -1,7 +1,8 @@
-// GET /assets/{id}/history against the real stores: facts changed by an import, a lifecycle action
-// with its actor, an edge retired by a complete read and restored by the next, and a package's
-// version change, each seen with its source or actor, newest first, through every link of the page
-// and each filter.
+// History against the real stores. GET /assets/{id}/history: facts changed by an import, a
+// lifecycle action with its actor, an edge retired by a complete read and restored by the next, and
+// a package's version change, each seen with its source or actor, newest first, through every link
+// of the page and each filter. As-of reads (an asset, a package, a neighbourhood) at the times the
+// history gives, and the difference between two times.
 import { emptyObservation, OBSERVED_SCOPES } from '../../src/features/discovery/host-observation.js';
 import type { AddressResult } from '../../src/features/discovery/observation-bundle.js';
 import type { ApiClient } from '../support/api-client.js';
@@ -176,6 +177,73 @@ describe('GET /assets/{id}/history', () => {
     expect(to).toEqual(all.filter((e) => e.changedAt < middle.changedAt));
   });
 
+  it('answers an asset as it was at a time: its facts, status and parent then', async () => {
+    const all = await history(ids.vm as string);
+    const first = (kind: string, field: string, newValue?: unknown) => all.filter((e) => e.kind === kind && e.field === field && (newValue === undefined || e.newValue === newValue)).at(-1) as Entry;
+    const before = (e: Entry) => new Date(Date.parse(e.changedAt) - 1).toISOString();
+    const asset = async (at: string) => (await api.get(`/api/v1/assets/${ids.vm}?at=${encodeURIComponent(at)}`)).body.data;
+
+    const rename = first('FACT', 'displayName', 'vm-01-renamed');
+    expect(await asset(before(rename))).toMatchObject({ displayName: 'vm-01', customAttributes: '{}', status: 'ACTIVE', parent: { id: ids.esx, via: 'HOSTS_VM' } });
+    expect(await asset(rename.changedAt)).toMatchObject({ displayName: 'vm-01-renamed', customAttributes: '{"owner":"team-a"}', status: 'ACTIVE', lastSeenAt: null });
+
+    const decommissioned = first('STATUS', 'status', 'DECOMMISSIONED');
+    const gone = await asset(decommissioned.changedAt);
+    expect(gone).toMatchObject({ status: 'DECOMMISSIONED', decommissionedAt: decommissioned.changedAt, updatedAt: decommissioned.changedAt });
+    expect(gone.parent).toBeUndefined();
+    expect(await asset(before(decommissioned))).toMatchObject({ status: 'ACTIVE', decommissionedAt: null, parent: { id: ids.esx } });
+
+    // Not yet there; before the history's horizon; now as now.
+    const created = first('STATUS', 'status', 'ACTIVE');
+    const missing = await api.get(`/api/v1/assets/${ids.vm}?at=${encodeURIComponent(before(created))}`);
+    expect(missing.status).toBe(404);
+    const gone410 = await api.get(`/api/v1/assets/${ids.vm}?at=${encodeURIComponent('2000-01-01T00:00:00Z')}`);
+    expect(gone410.status).toBe(410);
+    expect(gone410.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(gone410.body.detail).toMatch(/History is kept from \d{4}-\d\d-\d\dT/);
+    const now = (await api.get(`/api/v1/assets/${ids.vm}`)).body.data;
+    expect(await asset(new Date(Date.now() + 60_000).toISOString())).toMatchObject({ displayName: now.displayName, status: now.status, customAttributes: now.customAttributes, parent: now.parent });
+  });
+
+  it("answers a package with the version it had then", async () => {
+    const packages = await api.get(`/api/v1/assets?type=SOFTWARE_PACKAGE&q=openssl&size=10`);
+    const id = (packages.body.data as { id: string; parent?: { id: string } }[]).find((row) => row.parent?.id === ids.db)?.id as string;
+    const [upgrade] = await history(id);
+    const at = (time: number) => api.get(`/api/v1/assets/${id}?at=${encodeURIComponent(new Date(time).toISOString())}`);
+    const old = await at(Date.parse((upgrade as Entry).changedAt) - 1);
+    expect({ status: old.status, body: old.body }).toMatchObject({ status: 200, body: { data: { model: '3.0.1' } } });
+    expect((await at(Date.parse((upgrade as Entry).changedAt))).body.data.model).toBe('3.0.2');
+  });
+
+  it('walks the neighbourhood as it was, and lists what appeared, disappeared and changed between two times', async () => {
+    const all = await history(ids.vm as string);
+    const entry = (kind: string, field: string, newValue?: unknown) => all.filter((e) => e.kind === kind && e.field === field && (newValue === undefined || e.newValue === newValue)).at(-1) as Entry;
+    const decommissioned = Date.parse(entry('STATUS', 'status', 'DECOMMISSIONED').changedAt);
+    const renamed = Date.parse(entry('FACT', 'displayName', 'vm-01-renamed').changedAt);
+    const iso = (t: number) => encodeURIComponent(new Date(t).toISOString());
+    const neighbors = async (at: number) => (await api.get(`/api/v1/topology/${ids.esx}/neighbors?depth=1&at=${iso(at)}`)).body.data;
+
+    const beforeRename = await neighbors(renamed - 1);
+    expect(beforeRename.nodes.map((n: { id: string; displayName: string; status: string }) => [n.id, n.displayName, n.status])).toEqual([[ids.esx, 'esx-01', 'ACTIVE'], [ids.vm, 'vm-01', 'ACTIVE']]);
+    expect(beforeRename.edges.map((e: { type: string; source: string; target: string }) => [e.type, e.source, e.target])).toEqual([['HOSTS_VM', ids.esx, ids.vm]]);
+    expect(beforeRename.interfaceLinks).toEqual([]);
+    expect((await neighbors(decommissioned)).nodes.map((n: { id: string }) => n.id)).toEqual([ids.esx]);
+
+    const changes = async (from: number, to: number) => (await api.get(`/api/v1/topology/${ids.esx}/changes?depth=1&from=${iso(from)}&to=${iso(to)}`)).body.data;
+    const renamedOnly = await changes(renamed - 1, renamed);
+    expect(renamedOnly.assets).toEqual([{ id: ids.vm, displayName: 'vm-01-renamed', assetType: 'VM', assetCategory: 'HOST', change: 'CHANGED', changedFields: ['custom.owner', 'displayName'] }]);
+    expect(renamedOnly.edges).toEqual([]);
+    const vmGone = await changes(decommissioned - 1, decommissioned);
+    expect(vmGone.assets).toEqual([{ id: ids.vm, displayName: 'vm-01-renamed', assetType: 'VM', assetCategory: 'HOST', change: 'DISAPPEARED', changedFields: [] }]);
+    expect(vmGone.edges).toEqual([expect.objectContaining({ type: 'HOSTS_VM', source: ids.esx, target: ids.vm, change: 'DISAPPEARED' })]);
+    const back = await changes(decommissioned, Date.now() + 60_000);
+    expect(back.assets.map((a: { id: string; change: string }) => [a.id, a.change])).toEqual([[ids.vm, 'APPEARED']]);
+
+    expect((await api.get(`/api/v1/topology/${ids.esx}/neighbors?at=${iso(renamed)}&followInterfaceLinks=true`)).status).toBe(400);
+    expect((await api.get(`/api/v1/topology/${ids.esx}/changes?from=${iso(renamed)}&to=${iso(renamed - 1)}`)).status).toBe(400);
+    expect((await api.get(`/api/v1/topology/${ids.esx}/changes?from=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).status).toBe(410);
+  });
+
   it('answers 404 for no such asset and 400 for a cursor or time it did not give, and writes nothing', async () => {
     const before = await history(ids.vm as string);
     const missing = await api.get('/api/v1/assets/00000000-0000-4000-8000-000000000000/history');
@@ -186,5 +254,34 @@ describe('GET /assets/{id}/history', () => {
     expect((await api.get(`/api/v1/assets/${ids.vm}/history?from=yesterday`)).status).toBe(400);
     expect((await api.get(`/api/v1/assets/${ids.vm}/history?field=${'x'.repeat(201)}`)).status).toBe(400);
     expect(await history(ids.vm as string)).toEqual(before);
+  });
+
+  // Last: it removes history the tests above read.
+  it('removes what is older than the retention and nothing a read from the cutoff on needs', async () => {
+    const all = await history(ids.vm as string);
+    const decommissioned = all.find((e) => e.kind === 'STATUS' && e.newValue === 'DECOMMISSIONED') as Entry;
+    const cutoff = new Date(decommissioned.changedAt);
+    const at = (time: Date) => api.get(`/api/v1/assets/${ids.vm}?at=${encodeURIComponent(time.toISOString())}`);
+    const atCutoff = (await at(cutoff)).body.data;
+    const neighborsAtCutoff = (await api.get(`/api/v1/topology/${ids.esx}/neighbors?at=${encodeURIComponent(cutoff.toISOString())}`)).body.data;
+
+    const removed = await service.running.container.historyRetention.removeOlder(cutoff, 2);
+    expect(removed).toBeGreaterThan(0);
+
+    // Everything from the cutoff on stays. Of what is older: the last status, each source's last
+    // value of each field that still had one, and the start of each edge period that ended at or after the cutoff.
+    const kept = await history(ids.vm as string);
+    const older = all.filter((e) => e.changedAt < decommissioned.changedAt);
+    expect(kept.slice(0, all.length - older.length)).toEqual(all.slice(0, all.length - older.length));
+    const lastOf = new Map<string, Entry>();
+    for (const e of [...older].reverse()) if (e.kind === 'FACT' || e.kind === 'STATUS') lastOf.set(e.kind === 'FACT' ? `${e.field} ${e.source}` : 'status', e);
+    const openAtCutoff = older.filter((e) => e.kind === 'RELATIONSHIP_ADDED' && !older.some((r) => r.kind === 'RELATIONSHIP_RETIRED' && r.relationship?.id === e.relationship?.id && r.changedAt >= e.changedAt));
+    expect(new Set(kept.slice(all.length - older.length).map((e) => JSON.stringify(e)))).toEqual(new Set([...[...lastOf.values()].filter((e) => e.newValue !== null), ...openAtCutoff].map((e) => JSON.stringify(e))));
+
+    // The reads from the cutoff on answer as before; before it, 410.
+    expect((await at(cutoff)).body.data).toEqual(atCutoff);
+    expect((await api.get(`/api/v1/topology/${ids.esx}/neighbors?at=${encodeURIComponent(cutoff.toISOString())}`)).body.data).toEqual(neighborsAtCutoff);
+    expect((await at(new Date(cutoff.getTime() - 1))).status).toBe(410);
+    expect(await service.running.container.historyRetention.removeOlder(cutoff, 2)).toBe(0);
   });
 });

@@ -21,6 +21,13 @@ export class AssetService {
     return row;
   }
 
+  /** The asset as it was at `at`; 404 where it did not exist then, 410 before the history's horizon. */
+  async getAt(id: string, at: Date): Promise<AssetRow> {
+    const row = await this.readModel.getAt(id, at);
+    if (!row) throw new NotFoundError(`No asset with id ${id} at ${at.toISOString()}.`);
+    return row;
+  }
+
   /** Throws 404 unless an asset has this id. */
   async require(id: string): Promise<void> {
     if (!(await this.readModel.exists(id))) throw new NotFoundError(`No asset with id ${id}.`);

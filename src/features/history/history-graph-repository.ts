@@ -44,7 +44,7 @@ const params = (id: string, { fields, from, to }: HistoryFilter) => ({
 
 export class HistoryGraphRepository implements HistoryPart {
   constructor(private readonly graph: NeoGraph) {
-    graph.catalog.require('history/find-asset-graph-history', 'history/count-asset-graph-history');
+    graph.catalog.require('history/find-asset-graph-history', 'history/count-asset-graph-history', 'history/find-status-logs-at', 'history/trim-status-logs', 'history/trim-active-periods');
   }
 
   async read(id: string, filter: HistoryFilter, window: PartWindow): Promise<KeyedEntry[]> {
@@ -53,6 +53,26 @@ export class HistoryGraphRepository implements HistoryPart {
       ...params(id, filter), after: seek(window.after), before: seek(window.before), asc: window.asc, limit: int(window.limit),
     });
     return rows.map(({ entry }) => ({ key: [Number(entry.at), entry.key], entry: toEntry(entry) }));
+  }
+
+  /** The status log of each of these assets up to `at` (epoch milliseconds): times and statuses, empty for one that did not exist yet. */
+  async statusLogsAt(ids: string[], at: number): Promise<Map<string, { at: number[]; to: string[] }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.graph.read<{ id: string; at: number[]; to: string[] }>('history/find-status-logs-at', { ids, at: int(at) });
+    return new Map(rows.map((r) => [r.id, { at: r.at.map(Number), to: r.to }]));
+  }
+
+  /** Removes the status log entries and edge periods older than the cutoff (epoch milliseconds) that no read at or after it needs. */
+  async removeOlder(cutoff: number, batch: number): Promise<number> {
+    let removed = 0;
+    for (const statement of ['history/trim-status-logs', 'history/trim-active-periods']) {
+      for (;;) {
+        const [row] = await this.graph.write<{ trimmed: number; removed: number }>(statement, { cutoff: int(cutoff), batch: int(batch) });
+        removed += Number(row?.removed ?? 0);
+        if (Number(row?.trimmed ?? 0) < batch) break;
+      }
+    }
+    return removed;
   }
 
   async count(id: string, filter: HistoryFilter): Promise<number> {

@@ -17,3 +17,8 @@ export function parseStatusLogActor(text: string): StatusLogActor {
   const at = text.indexOf(':');
   return { kind: text.slice(0, at) as StatusLogActor['kind'], name: text.slice(at + 1) };
 }
+
+/** Cypher: the edge `r` is active now. */
+export const ACTIVE_NOW = 'r.active';
+/** Cypher: the edge `r` was active at $at (epoch milliseconds): an odd count of its period bounds at or before it. */
+export const ACTIVE_AT = 'size([t IN coalesce(r.activePeriods, []) WHERE t <= $at]) % 2 = 1';
