@@ -39,15 +39,15 @@ export const AZURE_ERRORS = {
     },
   },
   AZURE_ACCESS_DENIED: {
-    description: 'Azure Resource Manager refused a read (AuthorizationFailed, HTTP 403): what that part holds was not read, and nothing of it is retired.',
+    description: "Azure Resource Manager or a storage account's blob service refused a read (HTTP 403: AuthorizationFailed, AuthorizationPermissionMismatch): what that part holds was not read, and nothing of it is retired.",
     explanation: {
       summary: "Azure refused some reads to the service principal: those parts were not read, and none of their resources were retired.",
       causes: [
-        'The role assigned lacks an action of the least-privilege role (docs/discovery.md), for example Microsoft.Sql/servers/read.',
-        'A deny assignment or a role assigned only on some resource groups hides the rest.',
+        'The role assigned lacks an action of the least-privilege role (docs/discovery.md), for example Microsoft.Sql/servers/read, or a storage account\'s containers were read without the Storage Blob Data Reader role.',
+        "A deny assignment or a role assigned only on some resource groups hides the rest, or a storage account's firewall does not admit the worker's address (AuthorizationFailure).",
       ],
       actions: [
-        "Read the action and scope in the run's error, and assign the Reader role (or the custom role of docs/discovery.md) at the subscription scope.",
+        "Read the action and scope in the run's error, and assign the Reader role (or the custom role of docs/discovery.md) at the subscription scope, and Storage Blob Data Reader for the blob containers.",
         'Look for a deny assignment on that scope (Access control (IAM) > Deny assignments) and exempt the service principal from it.',
       ],
       confidence: 'HIGH',
