@@ -54,7 +54,7 @@ export const AZURE_ERRORS = {
     },
   },
   AZURE_THROTTLED: {
-    description: "Azure Resource Manager kept answering 429 (Too Many Requests) after the SDK's retries, each after the Retry-After it gave: that part was not read, and nothing of it is retired.",
+    description: "Azure Resource Manager kept answering 429 (Too Many Requests) after the SDK's retries, each after the Retry-After it gave (a storage account's blob service: 503 ServerBusy): that part was not read, and nothing of it is retired.",
     explanation: {
       summary: 'Azure throttled some reads beyond the retries: those parts were not read, and none of their resources were retired.',
       causes: [
@@ -121,6 +121,7 @@ export function classifyAzureError(error: unknown): { code: AzureErrorCode; deta
   const detail = `${e.code ?? e.name ?? 'Error'}${e.statusCode ? ` (HTTP ${e.statusCode})` : ''}: ${first}`;
   if (e.statusCode === 401) return { code: 'AZURE_AUTH_FAILED', detail };
   if (e.statusCode === 403) return { code: 'AZURE_ACCESS_DENIED', detail };
-  if (e.statusCode === 429) return { code: 'AZURE_THROTTLED', detail };
+  // Resource Manager throttles with 429, a storage account's blob service with 503 ServerBusy.
+  if (e.statusCode === 429 || (e.statusCode === 503 && e.code === 'ServerBusy')) return { code: 'AZURE_THROTTLED', detail };
   return { code: 'AZURE_API_ERROR', detail };
 }
