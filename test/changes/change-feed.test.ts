@@ -1,8 +1,7 @@
 // Incremental sync: a consumer that follows GET /changes and one that polls ?updatedAfter= both end
 // with exactly the service's state after creates, updates, decommissions, aging and retirements.
-import { emptyObservation, OBSERVED_SCOPES } from '../../src/features/discovery/host-observation.js';
-import type { AddressResult } from '../../src/features/discovery/observation-bundle.js';
 import type { ApiClient } from '../support/api-client.js';
+import { importEstate, loadSshRead } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
@@ -18,7 +17,6 @@ describe('incremental sync', () => {
   let service: TestService;
   let p: Principals;
   let api: ApiClient;
-  const ACTOR = { kind: 'SYSTEM' as const, name: 'test' };
 
   const feed = { cursor: '0', assets: new Map<string, Row>(), relationships: new Map<string, Row>(), kinds: [] as string[] };
   const poller = { since: '1970-01-01T00:00:00.000Z', assets: new Map<string, Row>(), relationships: new Map<string, Row>() };
@@ -73,24 +71,8 @@ describe('incremental sync', () => {
     expect(feed.relationships).toEqual(relationships);
     expect(poller.relationships).toEqual(relationships);
   };
-  const importBundle = async (bundle: object) => {
-    const res = await p.integrationKey.post('/api/v1/import', { source: 'cmdb', ...bundle });
-    expect(res.status).toBe(200);
-    return Object.fromEntries(res.body.data.assets.map((a: { key: string; id: string }) => [a.key, a.id])) as Record<string, string>;
-  };
-  /** A discovery load of host 10.9.0.1 by SSH, with established connections to these addresses. */
-  const discover = async (connectedTo: string[]) => {
-    const container = service.running.container;
-    const target = await container.targets.create(ACTOR, { name: `sync ${Date.now()}`, addresses: ['10.9.0.1'], methods: ['SSH'] });
-    const run = await container.runs.create(target.id, target.name, 'MANUAL');
-    const observation = {
-      ...emptyObservation('10.9.0.1', 'SSH', 'SERVER'), hostname: 'app-01', macAddresses: ['02:09:00:00:00:01'], ipAddresses: ['10.9.0.1'],
-      connections: connectedTo.map((remoteAddress) => ({ localAddress: '10.9.0.1', localPort: 40000, remoteAddress, remotePort: 5432 })),
-      complete: new Set(OBSERVED_SCOPES),
-    };
-    const result: AddressResult = { address: '10.9.0.1', responding: true, openPorts: [22], attempted: ['SSH'], observations: [observation], errors: [] };
-    await container.observationLoader.load(run?.id as string, [result], 22, new Date().toISOString());
-  };
+  const importBundle = (bundle: object) => importEstate(p.integrationKey, { source: 'cmdb', ...bundle });
+  const discover = (connectedTo: string[]) => loadSshRead(service, connectedTo);
 
   beforeAll(async () => {
     service = await startTestService({ adminPassword: ADMIN_PASSWORD });

@@ -3,9 +3,8 @@
 // a package's version change, each seen with its source or actor, newest first, through every link
 // of the page and each filter. As-of reads (an asset, a package, a neighbourhood) at the times the
 // history gives, and the difference between two times.
-import { emptyObservation, OBSERVED_SCOPES } from '../../src/features/discovery/host-observation.js';
-import type { AddressResult } from '../../src/features/discovery/observation-bundle.js';
 import type { ApiClient } from '../support/api-client.js';
+import { importEstate, loadSshRead } from '../support/estate.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
@@ -33,26 +32,9 @@ describe('GET /assets/{id}/history', () => {
   let service: TestService;
   let p: Principals;
   let api: ApiClient;
-  const ACTOR = { kind: 'SYSTEM' as const, name: 'test' };
 
-  const importBundle = async (bundle: object) => {
-    const res = await p.integrationKey.post('/api/v1/import', { source: 'cmdb', ...bundle });
-    expect(res.status).toBe(200);
-    return Object.fromEntries(res.body.data.assets.map((a: { key: string; id: string }) => [a.key, a.id])) as Record<string, string>;
-  };
-  /** A complete SSH read of host 10.9.0.1 with established connections to these addresses; its asset's id. */
-  const discover = async (connectedTo: string[]) => {
-    const container = service.running.container;
-    const target = await container.targets.create(ACTOR, { name: `history ${Date.now()}`, addresses: ['10.9.0.1'], methods: ['SSH'] });
-    const run = await container.runs.create(target.id, target.name, 'MANUAL');
-    const observation = {
-      ...emptyObservation('10.9.0.1', 'SSH', 'SERVER'), hostname: 'app-01', macAddresses: ['02:09:00:00:00:01'], ipAddresses: ['10.9.0.1'],
-      connections: connectedTo.map((remoteAddress) => ({ localAddress: '10.9.0.1', localPort: 40000, remoteAddress, remotePort: 5432 })),
-      complete: new Set(OBSERVED_SCOPES),
-    };
-    const result: AddressResult = { address: '10.9.0.1', responding: true, openPorts: [22], attempted: ['SSH'], observations: [observation], errors: [] };
-    await container.observationLoader.load(run?.id as string, [result], 22, new Date().toISOString());
-  };
+  const importBundle = (bundle: object) => importEstate(p.integrationKey, { source: 'cmdb', ...bundle });
+  const discover = (connectedTo: string[]) => loadSshRead(service, connectedTo);
   /** The whole history, following next links from pages of `size`. */
   const history = async (id: string, query = '', size = 1000): Promise<Entry[]> => {
     const entries: Entry[] = [];

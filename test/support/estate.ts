@@ -1,6 +1,9 @@
 // A small estate with one asset of every graph type and every parent edge of docs/interface.md §2.4, imported
-// through POST /api/v1/import.
+// through POST /api/v1/import; and a discovery read of one host through the service's own loader.
+import { emptyObservation, OBSERVED_SCOPES } from '../../src/features/discovery/host-observation.js';
+import type { AddressResult } from '../../src/features/discovery/observation-bundle.js';
 import type { ApiClient } from './api-client.js';
+import type { TestService } from './test-stores.js';
 
 export const ESTATE = {
   source: 'test-fixture',
@@ -75,4 +78,22 @@ export async function importEstate(client: ApiClient, bundle: object = ESTATE): 
   const res = await client.post('/api/v1/import', bundle);
   if (res.status !== 200) throw new Error(`import failed: ${res.status} ${res.text}`);
   return Object.fromEntries(res.body.data.assets.map((a: { key: string; id: string }) => [a.key, a.id]));
+}
+
+/**
+ * A complete SSH read of host 10.9.0.1 (app-01) with established connections to these addresses,
+ * loaded as a discovery run loads it: a connection's peer gains a COMMUNICATES_WITH edge, and one
+ * no longer seen loses it.
+ */
+export async function loadSshRead(service: TestService, connectedTo: string[]): Promise<void> {
+  const container = service.running.container;
+  const target = await container.targets.create({ kind: 'SYSTEM', name: 'test' }, { name: `ssh read ${Date.now()}`, addresses: ['10.9.0.1'], methods: ['SSH'] });
+  const run = await container.runs.create(target.id, target.name, 'MANUAL');
+  const observation = {
+    ...emptyObservation('10.9.0.1', 'SSH', 'SERVER'), hostname: 'app-01', macAddresses: ['02:09:00:00:00:01'], ipAddresses: ['10.9.0.1'],
+    connections: connectedTo.map((remoteAddress) => ({ localAddress: '10.9.0.1', localPort: 40000, remoteAddress, remotePort: 5432 })),
+    complete: new Set(OBSERVED_SCOPES),
+  };
+  const result: AddressResult = { address: '10.9.0.1', responding: true, openPorts: [22], attempted: ['SSH'], observations: [observation], errors: [] };
+  await container.observationLoader.load(run?.id as string, [result], 22, new Date().toISOString());
 }

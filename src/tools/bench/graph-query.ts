@@ -4,7 +4,7 @@
 // sub-record, so they are not loaded here), and the whole endpoint over HTTP beside the same bare run.
 import neo4j, { type Driver } from 'neo4j-driver';
 import { documentedQueries } from '../../features/graph-query/documented-queries.js';
-import { importEstateGraph, type EstateSize } from './scale.js';
+import { graphSize, importEstateGraph, type EstateSize } from './scale.js';
 import { interleaved, loadAverage, machine, ms, ratio, withDataDir, withService, withStores, writeSection } from './support.js';
 
 const ITERATIONS = 200;
@@ -27,14 +27,10 @@ export async function graphQueryBench({ size, dataDir: keep }: { size: EstateSiz
   await withDataDir(async (dataDir) => {
     // The scale section's estate when the folder holds it (or its graph), or its graph imported now.
     const graph = await withStores(dataDir, async (container) => {
-      const count = async () => {
-        const { records } = await container.driver.executeQuery('MATCH (a:Asset) WITH count(a) AS assets MATCH ()-[r]->() RETURN assets, count(r) AS relationships', {}, { database: container.config.neo4jDatabase });
-        return { assets: Number(records[0]?.get('assets')), relationships: Number(records[0]?.get('relationships')) };
-      };
-      const found = await count();
+      const found = await graphSize(container);
       if (found.assets >= size.demoHosts * 5) return found;
       await importEstateGraph(container, size);
-      return count();
+      return graphSize(container);
     });
     await withService(dataDir, { roles: 'api' }, async (service, api) => {
       const { analystDriver: driver, config } = service.container;

@@ -19,6 +19,9 @@
 //              named), beside one bare nmap -sV over the same hosts (needs root).
 //   ldap:      a directory of 10,000 computers read from the lab's OpenLDAP (time, pages), beside a
 //              bare paged ldapsearch of the same entries, and inventoried by the whole service (needs root).
+//   history:   the scale section's graph changed for 30 simulated days (1% of facts and edges a
+//              day): bytes per day, an asset's history, the neighbourhood as it was and the
+//              difference between two days, each beside its bare store query (--quick, --data-dir as there).
 //   graph-query: the admission check of analysts' Cypher (its EXPLAIN) beside the query itself and
 //              the whole endpoint, on the scale section's estate (--quick and --data-dir as there).
 //   flows:     sustained flow ingest (decode and store) on one core, disk bytes per flow,
@@ -39,6 +42,7 @@ import { discoveryBench } from './discovery.js';
 import { fingerprintBench } from './fingerprint.js';
 import { flowsBench, FULL_FLOOD_SECONDS } from './flows.js';
 import { graphQueryBench } from './graph-query.js';
+import { historyBench } from './history.js';
 import { hostDiscoveryBench } from './host-discovery.js';
 import { kubernetesBench } from './kubernetes.js';
 import { ldapBench } from './ldap.js';
@@ -55,6 +59,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
     dropSection('exports');
   },
   'graph-query': ({ quick, dataDir }) => graphQueryBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
+  history: ({ quick, dataDir }) => historyBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
   discovery: () => discoveryBench(),
   vcenter: () => vcenterBench(),
   kubernetes: () => kubernetesBench(),

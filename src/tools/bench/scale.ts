@@ -60,6 +60,12 @@ export interface EstateFacts {
 const ESTATE_FILE = 'bench-estate.json';
 const HOSTS_PER_WRITE = 4;
 
+/** How many assets and relationships the graph holds (each counted apart: an empty graph is 0 and 0). */
+export async function graphSize(container: Container): Promise<{ assets: number; relationships: number }> {
+  const { records } = await container.driver.executeQuery('RETURN COUNT { (:Asset) } AS assets, COUNT { ()-[]->() } AS relationships', {}, { database: container.config.neo4jDatabase });
+  return { assets: Number(records[0]?.get('assets')), relationships: Number(records[0]?.get('relationships')) };
+}
+
 /** Loads the estate's assets and relationships through the import path (timed). */
 export async function importEstateGraph(container: Container, size: EstateSize): Promise<{ assets: number; relationships: number; importSeconds: number }> {
   const started = process.hrtime.bigint();
