@@ -15,6 +15,7 @@ import { HostStateStore } from './host-state-store.js';
 import { methodRouter } from './method-router.js';
 import { ObservationLoader } from './observation-loader.js';
 import { pinRouter } from './pin-router.js';
+import { RemoteChunkService } from './remote-chunk-service.js';
 import { PinService } from './pin-service.js';
 import { RunListeners } from './run-listener.js';
 import { runRouter } from './run-router.js';
@@ -65,6 +66,7 @@ export const discoveryFeature = defineFeature({
     );
     /** The load steps of a run (the runner's), for the benchmarks. */
     const observationLoader = new ObservationLoader(inventory, identities, new ScanGraphRepository(graph), hostState);
+    const credentialOffer = new CredentialOffer(db, credentials, hostState);
     return {
       targets: new TargetService(targetStore, audit, {
         maxAddresses: config.discoveryMaxAddressesPerTarget,
@@ -75,12 +77,13 @@ export const discoveryFeature = defineFeature({
       runListeners,
       discovery: new DiscoveryService(runs, targetStore, scheduler, audit, hostState),
       hostState,
+      remoteChunks: new RemoteChunkService(db, runs, targetStore, credentialOffer, hostState, scheduler, config.discoveryLeaseMs, logger.child({ module: 'remote-chunks' })),
       pins: new PinService(hostState, audit),
       observationLoader,
       discoveryRunner: new DiscoveryRunner(
         runs,
         targetStore,
-        new CredentialOffer(db, credentials, hostState),
+        credentialOffer,
         hostState,
         { config, hostState },
         observationLoader,
