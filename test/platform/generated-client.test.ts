@@ -68,6 +68,9 @@ describe('a client generated from api.yaml', () => {
 
     expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
     expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
+    // The scanner's chunk: its one address, pinned at first sight, first counted, ended; the run loaded; the scanner revoked.
+    expect(report.scanner).toBe('192.0.2.50 null 0 ENDED COMPLETED REVOKED');
+    expect(report.scanners).toEqual(['gc-scanner gc-branch gc-1 1']);
     expect(report.reactivated).toBe('ACTIVE');
     expect(report.pin).toBe('SSH_HOST_KEY SHA256:generated-client-presented ssh-ed25519 null');
     expect(report.insightFeeds).toContain('stale-assets');

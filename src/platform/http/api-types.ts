@@ -2438,7 +2438,7 @@ export interface components {
       /** @description The addresses an earlier attempt scanned (not to be scanned again). */
       done: string[];
       target: {
-        methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
+        methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
         /**
          * @description The ports the target sets (a method left out uses its default).
          * @example {
@@ -2453,7 +2453,7 @@ export interface components {
       /** @description Per inventory method tried, the credentials the chunk's addresses may be offered. */
       credentials: ({
           /** @enum {string} */
-          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
+          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
           listed: string[];
           candidates: {
               /**
@@ -2506,7 +2506,7 @@ export interface components {
           /** @example 10.20.0.7 */
           address: string;
           /** @enum {string} */
-          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
+          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
           /**
            * Format: uuid
            * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
@@ -2525,7 +2525,7 @@ export interface components {
       /** @example db-01 */
       hostname?: string;
       openPorts: number[];
-      attempted: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT")[];
+      attempted: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
       observations: {
           [key: string]: unknown;
         }[];
@@ -4857,7 +4857,7 @@ export interface operations {
           /** @example 1 */
           attempt: number;
           /** @enum {string} */
-          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "FINGERPRINT";
+          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
         };
       };
     };
