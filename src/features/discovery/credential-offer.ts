@@ -105,11 +105,7 @@ export class RunCredentials {
    * each revealed (or marked unreadable), and the credential remembered at each address.
    */
   async forChunk(addresses: string[], remembered: Map<string, string>): Promise<ChunkCredentials> {
-    const ids = new Set(this.listed);
-    for (const address of addresses) {
-      const ip = net.isIP(address) ? address : undefined;
-      for (const c of this.covering(ip ?? '', ip ? undefined : address)) ids.add(c.id);
-    }
+    const ids = this.chunkCandidates(addresses);
     const candidates = this.candidates.filter((c) => ids.has(c.id));
     const revealed = await Promise.all(candidates.map(async (c) => {
       const result = await this.reveal(c.id);
@@ -118,6 +114,16 @@ export class RunCredentials {
       return { id: c.id, credential, secrets };
     }));
     return { method: this.method, listed: this.listed.filter((id) => ids.has(id)), candidates, revealed, remembered: [...remembered].filter(([, id]) => ids.has(id)).map(([address, credentialId]) => ({ address, credentialId })) };
+  }
+
+  /** The ids of the candidates a chunk's addresses may be offered: those listed, and those whose pattern covers one of them. */
+  chunkCandidates(addresses: string[]): Set<string> {
+    const ids = new Set(this.listed.filter((id) => this.candidates.some((c) => c.id === id)));
+    for (const address of addresses) {
+      const ip = net.isIP(address) ? address : undefined;
+      for (const c of this.covering(ip ?? '', ip ? undefined : address)) ids.add(c.id);
+    }
+    return ids;
   }
 
   private reveal(id: string): Promise<RevealedCredential | Error> {

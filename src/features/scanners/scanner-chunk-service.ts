@@ -44,7 +44,12 @@ export class ScannerChunkService {
       for (;;) {
         const chunk = await this.chunks.claim(scanner);
         if (chunk || Date.now() >= until || signal.aborted) return chunk;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(this.settings.pollMs, until - Date.now())));
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, Math.min(this.settings.pollMs, until - Date.now()));
+          signal.addEventListener('abort', () => resolve(clearTimeout(timer)), { once: true });
+        });
+        // A scanner gone meanwhile takes nothing (its chunk would wait for the lease).
+        if (signal.aborted) return undefined;
       }
     } finally {
       this.waiting--;
