@@ -17,7 +17,8 @@ import { ApiClient } from '../support/api-client.js';
 import { describeInLab, runToEnd } from '../support/discovery-scans.js';
 import { eventually } from '../support/eventually.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { startTestService, type TestService } from '../support/test-stores.js';
+import { freePort } from '../support/free-port.js';
+import { startTestService, testNeo4jPassword, testNeo4jUri, type TestService } from '../support/test-stores.js';
 
 const describePeers = await describeInLab('The remote scanner tests');
 
@@ -186,6 +187,42 @@ describePeers('a remote scanner in a network only it reaches', () => {
     const hosts = (await api.get('/api/v1/assets?category=HOST,NETWORK_DEVICE&size=100')).body.data as { hostname: string }[];
     expect(hosts.map((h) => h.hostname).sort()).toEqual(['h1', 'h2', 'sw']);
   }, 420_000);
+
+  it('rides out a restart of the api process it reports to: the run completes, no chunk lost or done twice', async () => {
+    // An api-only process of the same service (same stores, same data folder: the same keys), killed and started again on its port.
+    const port = await freePort();
+    const startApi = () => {
+      const child = spawn(process.execPath, [fromProjectRoot('dist', 'main.js')], {
+        env: { PATH: process.env.PATH, SERVICE_ROLES: 'api', PORT: String(port), DATABASE_URL: service.database.url, NEO4J_URI: testNeo4jUri(), NEO4J_PASSWORD: testNeo4jPassword(), SERVICE_DATA_DIR: service.dataDir, SERVICE_LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      });
+      return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+    };
+    const apiUp = () => eventually(() => fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.status, () => 0), (status) => status === 200, 'the api process ready', 120_000);
+    let apiProcess = startApi();
+    try {
+      await apiUp();
+      const target = (await api.post('/api/v1/discovery/targets', { name: 'remote site, api restarted', addresses: [`${SUBNET}.11-${SUBNET}.13`], methods: ['SWEEP', 'SSH'], scannerGroup: 'site-e' })).body.data;
+      const scanner = await newScanner('site-e-1', 'site-e');
+      const running = startScanner(scanner.token, { SERVICE_SCANNER_URL: `http://${SUBNET}.1:${port}`, SERVICE_SCANNER_RETRY_MAX_MS: '1000', SERVICE_DISCOVERY_CONCURRENCY: '1', SERVICE_DISCOVERY_HOST_CONCURRENCY: '1' });
+      const runId = (await api.post(`/api/v1/discovery/targets/${target.id}/scan`)).body.data.id;
+      await eventually(async () => (await api.get(`/api/v1/discovery/runs/${runId}`)).body.data, (r) => r.progress.done >= 1, 'the first address reported', 240_000);
+      apiProcess.child.kill('SIGKILL');
+      await apiProcess.exited;
+      apiProcess = startApi();
+      await apiUp();
+      const run = await runToEnd(api, runId, 240_000);
+      expect(run).toMatchObject({ status: 'COMPLETED', progress: { done: 3, total: 3 }, chunks: { total: 2, done: 2, failed: 0 }, summary: { hostsResponding: 3, errors: 0 } });
+      // It saw the service go away, and stayed.
+      expect(running.log.join('\n')).toMatch(/progress not recorded|did not answer the scanner|cannot be reached/);
+      expect(running.child.exitCode).toBeNull();
+      const hosts = (await api.get('/api/v1/assets?category=HOST,NETWORK_DEVICE&size=100')).body.data as { hostname: string }[];
+      expect(hosts.map((h) => h.hostname).sort()).toEqual(['h1', 'h2', 'sw']);
+    } finally {
+      apiProcess.child.kill('SIGKILL');
+      await apiProcess.exited;
+    }
+  }, 600_000);
 
   it('stops at its next claim once its token is revoked', async () => {
     const scanner = await newScanner('site-d-1', 'site-d');

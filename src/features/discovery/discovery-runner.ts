@@ -44,6 +44,8 @@ export interface RunnerSettings {
 }
 
 const PROGRESS_EVERY_MS = 1000;
+/** How many times a chunk's last report is tried (a second apart) before the chunk is left to its lease. */
+const FINAL_REPORT_TRIES = 60;
 // The chunk jobs queued for a run: each takes chunks until none is left, so that a run of many
 // small chunks does not flood the queue; 256 covers a /16 at the default chunk size, one job each.
 const CHUNK_JOBS_PER_RUN = 256;
@@ -308,8 +310,19 @@ export class ChunkScanner {
     } finally {
       clearInterval(ticker);
     }
-    await save();
-    await saving;
+    // The chunk ends only once everything it scanned is kept: a last report that got no answer is
+    // tried again, a second apart; failing that, the chunk is left to its lease, and its next
+    // attempt scans what was not kept.
+    for (let tries = 1; ; tries++) {
+      await save();
+      await saving;
+      if (state !== 'GO' || scanned.length === 0) break;
+      if (tries >= FINAL_REPORT_TRIES) {
+        this.logger.warn('discovery chunk left to its lease: its last results could not be recorded', { addresses: scanned.length });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS));
+    }
     if (state === 'LOST') return;
     await link.end(state === 'GO' ? 'DONE' : 'CANCELLED', [...credentials.values()].flatMap((c) => [...c.offered]));
   }

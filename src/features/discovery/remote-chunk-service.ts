@@ -2,11 +2,12 @@
 // poll and their records are the scanners feature's), each request naming the chunk by its id
 // and attempt (the lease's identity): a claim (a long poll for the next chunk of its group, with
 // the target's methods and settings and the credentials that chunk's addresses may be offered,
-// and no other), its reports (results kept as a central worker keeps them, the lease renewed, the
-// answer whether to go on), and the two things a scan asks of the store on the way (a pin of a
-// host's key, the count of a method's hosts in the run). A report retried after a restart of
-// either side is applied once: results are kept per address, and an end is recognised by the
-// attempt that made it. The last chunk's end queues the run's job, whose worker loads the run.
+// and no other), its reports (results kept as a central worker keeps them, each record checked
+// first and a malformed one left out: reported-result.ts; the lease renewed; the answer whether to
+// go on), and the two things a scan asks of the store on the way (a pin of a host's key, the count
+// of a method's hosts in the run). A report retried after a restart of either side is applied
+// once: results are kept per address, and an end is recognised by the attempt that made it. The
+// last chunk's end queues the run's job, whose worker loads the run.
 import type { Knex } from 'knex';
 import { BadRequestError, ConflictError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
@@ -19,6 +20,7 @@ import type { HostStateStore, Pin, PinKind } from './host-state-store.js';
 
 export type { Pin, PinKind };
 import type { AddressResult } from './observation-bundle.js';
+import { checkedResult } from './reported-result.js';
 import type { RunChunk, RunStore } from './run-store.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
 import type { TargetLookup, TargetRecord } from './target-record.js';
@@ -117,7 +119,7 @@ export class RemoteChunkService {
       return endedAs === 'DONE' || endedAs === 'CANCELLED' ? 'ENDED' : 'LOST';
     }
     await this.check(chunk, report);
-    const state = await this.runs.saveProgress(chunk, scanner.worker, report.results, this.leaseMs);
+    const state = await this.runs.saveProgress(chunk, scanner.worker, report.results.map((r) => ({ address: r.address, result: checkedResult(r.result) })), this.leaseMs);
     if (state === 'LOST') return state;
     for (const r of report.remembered ?? []) await this.hostState.remember(r.address, r.method, r.credentialId);
     if (!report.end) return state;
