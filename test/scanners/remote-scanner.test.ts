@@ -151,9 +151,11 @@ describePeers('a remote scanner in a network only it reaches', () => {
     expect(claimed.body.data).toMatchObject({ runId: otherRun.id, entries: ['192.0.2.1'], credentials: [{ method: 'SSH', candidates: [], revealed: [] }] });
     expect(JSON.stringify(claimed.body.data)).not.toContain(SCAN_PASSWORD);
     // Nor may its report name the credential as one it tried.
-    const forged = await other.post(`/api/v1/scanner/chunks/${claimed.body.data.id}/reports`, { attempt: 1, results: [], end: { credentialsTried: [credential.body.data.id] } });
+    const forged = await other.post(`/api/v1/scanner/chunks/${claimed.body.data.id}/reports`, {
+      attempt: 1, results: [], remembered: [{ address: '192.0.2.1', method: 'SSH', credentialId: credential.body.data.id }], end: { credentialsTried: [credential.body.data.id] },
+    });
     expect(forged.status).toBe(400);
-    expect(forged.body.errors).toEqual([expect.objectContaining({ path: 'body.end.credentialsTried.0' })]);
+    expect(forged.body.errors).toEqual([expect.objectContaining({ path: 'body.remembered.0.credentialId' }), expect.objectContaining({ path: 'body.end.credentialsTried.0' })]);
     const ended = await other.post(`/api/v1/scanner/chunks/${claimed.body.data.id}/reports`, { attempt: 1, results: [], end: { credentialsTried: [] } });
     expect(ended.body.data.state).toBe('ENDED');
   }, 420_000);

@@ -117,7 +117,7 @@ export class RunCredentials {
   }
 
   /** The ids of the candidates a chunk's addresses may be offered: those listed, and those whose pattern covers one of them. */
-  chunkCandidates(addresses: string[]): Set<string> {
+  private chunkCandidates(addresses: string[]): Set<string> {
     const ids = new Set(this.listed.filter((id) => this.candidates.some((c) => c.id === id)));
     for (const address of addresses) {
       const ip = net.isIP(address) ? address : undefined;

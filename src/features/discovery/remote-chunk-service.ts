@@ -93,6 +93,7 @@ export class RemoteChunkService {
     const { credentials } = await this.offers.forTarget(target);
     const given: ChunkCredentials[] = [];
     for (const [method, offer] of credentials) given.push(await offer.forChunk(addresses, await this.hostState.rememberedCredentials(addresses, method)));
+    await this.runs.recordGiven(chunk.id, chunk.attempts, Object.fromEntries(given.map((c) => [c.method, c.candidates.map((candidate) => candidate.id)])));
     this.logger.info('chunk given to a remote scanner', { scanner: scanner.name, runId: chunk.runId, chunk: chunk.seq, attempt: chunk.attempts, credentials: given.reduce((n, c) => n + c.revealed.length, 0) });
     return {
       id: chunk.id,
@@ -118,7 +119,7 @@ export class RemoteChunkService {
       const endedAs = report.end ? await this.runs.endedAs(chunkId, scanner.worker, report.attempt) : undefined;
       return endedAs === 'DONE' || endedAs === 'CANCELLED' ? 'ENDED' : 'LOST';
     }
-    await this.check(chunk, report);
+    this.check(chunk, report);
     const state = await this.runs.saveProgress(chunk, scanner.worker, report.results.map((r) => ({ address: r.address, result: checkedResult(r.result) })), this.leaseMs);
     if (state === 'LOST') return state;
     for (const r of report.remembered ?? []) await this.hostState.remember(r.address, r.method, r.credentialId);
@@ -136,33 +137,23 @@ export class RemoteChunkService {
   }
 
   /**
-   * A report names only addresses of its chunk, and only credentials the chunk was given (those its
-   * addresses may be offered, as the claim gave them): nothing is written otherwise.
+   * A report names only addresses of its chunk, and only credentials its claim gave (those its
+   * addresses could be offered then): nothing is written otherwise.
    */
-  private async check(chunk: RunChunk, report: ScannerReport): Promise<void> {
-    const list = addressesOf(chunk.entries);
-    const addresses = new Set(list);
+  private check(chunk: RunChunk, report: ScannerReport): void {
+    const addresses = new Set(addressesOf(chunk.entries));
     const resolved = new Set(report.results.map((r) => r.result.address));
     const remembered = report.remembered ?? [];
-    const tried = report.end?.credentialsTried ?? [];
-    const given = remembered.length || tried.length ? await this.givenCredentials(chunk, list) : new Map<string, Set<string>>();
-    const givenAny = new Set([...given.values()].flatMap((ids) => [...ids]));
+    const given = chunk.givenCredentials ?? {};
+    const givenAny = new Set(Object.values(given).flat());
     const errors = [
       ...report.results.flatMap((r, i) => (addresses.has(r.address) ? [] : [{ path: `body.results.${i}.address`, message: `${r.address} is not an address of the chunk` }])),
       ...remembered.flatMap((r, i) => (addresses.has(r.address) || resolved.has(r.address) ? [] : [{ path: `body.remembered.${i}.address`, message: `${r.address} is not an address of the chunk or of this report` }])),
       ...remembered.flatMap((r, i) => ((INVENTORY_METHODS as string[]).includes(r.method) ? [] : [{ path: `body.remembered.${i}.method`, message: `${r.method} is no inventory method` }])),
-      ...remembered.flatMap((r, i) => (given.get(r.method)?.has(r.credentialId) ? [] : [{ path: `body.remembered.${i}.credentialId`, message: `${r.credentialId} is not a ${r.method} credential the chunk was given` }])),
-      ...tried.flatMap((id, i) => (givenAny.has(id) ? [] : [{ path: `body.end.credentialsTried.${i}`, message: `${id} is not a credential the chunk was given` }])),
+      ...remembered.flatMap((r, i) => (given[r.method]?.includes(r.credentialId) ? [] : [{ path: `body.remembered.${i}.credentialId`, message: `${r.credentialId} is not a ${r.method} credential the chunk was given` }])),
+      ...(report.end?.credentialsTried ?? []).flatMap((id, i) => (givenAny.has(id) ? [] : [{ path: `body.end.credentialsTried.${i}`, message: `${id} is not a credential the chunk was given` }])),
     ];
     if (errors.length) throw new BadRequestError('The report names what its chunk does not hold.', errors);
-  }
-
-  /** The ids of the credentials the chunk's claim gave, by method (none when its target is gone). */
-  private async givenCredentials(chunk: RunChunk, addresses: string[]): Promise<Map<string, Set<string>>> {
-    const target = chunk.targetId ? await this.targets.find(chunk.targetId) : undefined;
-    if (!target) return new Map();
-    const { credentials } = await this.offers.forTarget(target);
-    return new Map([...credentials].map(([method, offer]) => [method, offer.chunkCandidates(addresses)]));
   }
 
   /** Pins the key or certificate a host of the chunk presented at first contact; answers the pinned one when it presented another. */

@@ -39,6 +39,8 @@ export interface RunChunk {
   first: string;
   last: string;
   attempts: number;
+  /** The ids of the credentials a remote scanner's claim gave at this attempt, by method (heldChunk only). */
+  givenCredentials?: Record<string, string[]> | null;
 }
 
 const CHUNK_SELECT = ['id', 'run_id as runId', 'seq', 'entries', 'size', 'first_address as first', 'last_address as last', 'attempts'];
@@ -220,8 +222,13 @@ export class RunStore implements RunHistory {
   async heldChunk(id: string, worker: string, attempts: number): Promise<RunChunk | undefined> {
     const chunk = await this.db('discovery_run_chunks as c').join('discovery_runs as r', 'r.id', 'c.run_id')
       .where({ 'c.id': id, 'c.worker': worker, 'c.attempts': attempts, 'c.status': 'RUNNING' })
-      .first([...CHUNK_SELECT.map((c) => `c.${c}`), 'r.target_id as targetId']);
+      .first([...CHUNK_SELECT.map((c) => `c.${c}`), 'r.target_id as targetId', 'c.given_credentials as givenCredentials']);
     return chunk && { ...chunk, id: String(chunk.id) };
+  }
+
+  /** Records the credentials a remote scanner's claim gave for the chunk at this attempt (what its reports may name). */
+  async recordGiven(id: string, attempts: number, given: Record<string, string[]>): Promise<void> {
+    await this.db('discovery_run_chunks').where({ id, attempts }).update({ given_credentials: JSON.stringify(given) });
   }
 
   /** How a chunk taken by this worker at this attempt ended (DONE, CANCELLED, FAILED), if it did: a remote scanner's retried end finds its first. */
