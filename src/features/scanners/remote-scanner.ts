@@ -41,12 +41,13 @@ function version(): string {
 
 export function startScanner(config: AppConfig, logger: Logger): RunningScanner {
   const url = config.scannerUrl as string;
-  const client = new ScannerClient(url, config.scannerToken as string, version());
+  const ownVersion = version();
+  const client = new ScannerClient(url, config.scannerToken as string, ownVersion);
   // The scanner serves no /metrics; the sweep engine counts into a registry of its own.
   const scanner = new ChunkScanner(chunkScanSettings(config, new Metrics(), logger, serviceEndpoint(url)), logger);
   const backoff: Backoff = (attempt) => Math.min(config.scannerRetryMaxMs, 1000 * 2 ** Math.min(attempt - 1, 20));
   const stopping = new AbortController();
-  logger.info('scanner started', { service: url, version: version() });
+  logger.info('scanner started', { service: url, version: ownVersion });
 
   const scan = async (chunk: ScannerChunk): Promise<HttpChunkLink> => {
     const addresses = new Set(expandAddresses(chunk.entries.map((e) => parseAddress(e) as ParsedAddress)));
