@@ -17,6 +17,7 @@ import { exportsFeature } from './features/exports/exports-feature.js';
 import { flowsFeature } from './features/flows/flows-feature.js';
 import { graphQueryFeature } from './features/graph-query/graph-query-feature.js';
 import { healthFeature } from './features/health/health-feature.js';
+import { historyFeature } from './features/history/history-feature.js';
 import { importFeature } from './features/import/import-feature.js';
 import { insightsFeature } from './features/insights/insights-feature.js';
 import { inventoryFeature } from './features/inventory/inventory-feature.js';
@@ -34,6 +35,7 @@ export const FEATURES = [
   authFeature,
   credentialsFeature,
   inventoryFeature,
+  historyFeature,
   relationshipsFeature,
   assetsFeature,
   changesFeature,

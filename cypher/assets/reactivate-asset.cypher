@@ -4,6 +4,7 @@
 {{> changes/_next-seq}}
 MATCH (a:Asset {id: $id})
 WHERE a.status IN ['STALE', 'INACTIVE', 'DECOMMISSIONED']
+SET a.statusAt = coalesce(a.statusAt, []) + datetime().epochMillis, a.statusTo = coalesce(a.statusTo, []) + 'ACTIVE', a.statusBy = coalesce(a.statusBy, []) + $actor
 SET a.status = 'ACTIVE', a.consecutiveScanFailures = 0, a.staleSince = null, a.decommissionedAt = null,
     a.updatedAt = datetime(), a.changeKind = 'REACTIVATED', a.changeSeq = txSeq * 1000000
 WITH txSeq, a
@@ -13,6 +14,7 @@ CALL (txSeq, a) {
   WITH txSeq, collect(r) AS edges
   UNWIND range(0, size(edges) - 1) AS i
   WITH txSeq, i, edges[i] AS r
+  SET r.activePeriods = coalesce(r.activePeriods, []) + datetime().epochMillis, r.activeBy = coalesce(r.activeBy, []) + $actor
   SET r.active = true, r.deactivatedBy = null, r.updatedAt = datetime(), r.changeKind = 'UPDATED', r.changeSeq = txSeq * 1000000 + 1 + i
 }
 RETURN {{> assets/_asset-fields}} AS asset

@@ -16,6 +16,8 @@ CALL (txSeq, edges) {
   SET r.sources = [s IN r.sources WHERE s <> $source]
   REMOVE r.flowBytes, r.flowPackets, r.flowFlows, r.flowWindowStart, r.flowWindowEnd
   WITH i, r WHERE size(r.sources) = 0
+  SET r.activePeriods = CASE WHEN r.active THEN coalesce(r.activePeriods, []) + datetime().epochMillis ELSE r.activePeriods END,
+    r.activeBy = CASE WHEN r.active THEN coalesce(r.activeBy, []) + ('SOURCE:' + $source) ELSE r.activeBy END
   SET r.active = false, r.retiredAt = datetime(), r.updatedAt = datetime(), r.changeKind = 'RETIRED', r.changeSeq = txSeq * 1000000 + i
 }
 RETURN size(edges) AS released

@@ -11,5 +11,7 @@ UNWIND range(0, size(edges) - 1) AS i
 WITH txSeq, i, edges[i] AS r
 SET r.sources = [s IN r.sources WHERE s <> $source]
 WITH txSeq, i, r WHERE size(r.sources) = 0
+SET r.activePeriods = CASE WHEN r.active THEN coalesce(r.activePeriods, []) + datetime().epochMillis ELSE r.activePeriods END,
+    r.activeBy = CASE WHEN r.active THEN coalesce(r.activeBy, []) + ('SOURCE:' + $source) ELSE r.activeBy END
 SET r.active = false, r.retiredAt = datetime(), r.updatedAt = datetime(), r.changeKind = 'RETIRED', r.changeSeq = txSeq * 1000000 + i
 RETURN count(*) AS retired

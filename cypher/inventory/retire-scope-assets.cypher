@@ -6,5 +6,6 @@ UNWIND range(0, size($ids) - 1) AS i
 WITH txSeq, i, $ids[i] AS id
 MATCH (a:Asset {id: id})
 WHERE a.status IN ['ACTIVE', 'STALE']
+SET a.statusAt = coalesce(a.statusAt, []) + datetime().epochMillis, a.statusTo = coalesce(a.statusTo, []) + 'INACTIVE', a.statusBy = coalesce(a.statusBy, []) + ('SOURCE:' + $source)
 SET a.status = 'INACTIVE', a.staleSince = coalesce(a.staleSince, datetime($observedAt)), a.updatedAt = datetime(), a.changeKind = 'INACTIVE', a.changeSeq = txSeq * 1000000 + i
 RETURN count(a) AS retired

@@ -472,6 +472,12 @@ export const SETTINGS = {
     'Days a retired relationship is kept for the change feed (GET /changes) before the retention sweep purges it; a feed reader further behind must resync.',
     { default: 30 },
   ),
+  historyRetentionDays: setting(
+    'service.history.retention-days',
+    int(1, 3650),
+    'Days of history kept (GET /assets/{id}/history, as-of reads): older changes go at the retention sweep, and a time before answers 410. Retired relationships are kept at least as long.',
+    { default: 400 },
+  ),
   retentionCron: setting(
     'service.retention.cron',
     cronExpression,

@@ -13,6 +13,7 @@ import { AwsDouble, exampleItems } from '../../src/tools/aws/aws-double.js';
 import { startDynamoDb, startS3, type S3Peer } from '../../src/tools/aws/aws-peers.js';
 import { cloudEstate, createTarget, runErrors, scanToEnd, type AssetRow } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
+import { parsePrometheus } from '../support/prometheus.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
@@ -24,11 +25,11 @@ const REGIONS = ['us-east-1', 'eu-west-1', 'us-west-2'];
 const BUCKETS = ['inventory-assets', 'inventory-logs'];
 // Generous: a scan loads the whole estate, and the machine may be busy.
 const TEST_TIMEOUT_MS = 300_000;
-// The second instance of eu-west-1 and the target of the load balancer are the DescribeInstances
-// example with other documented ids: the instance id of DescribeTargetHealth's example, its own
-// name tag and MAC, and its region.
-const SECOND = (): [string, string][] => [['i-1234567890abcdef0', 'i-0598c7d356eba48d7'], ['Server_1', 'Server_2'], ['02:dd:2c:5e:01:69', '02:dd:2c:5e:01:70'], ['r-1234567890abcdef0', 'r-0598c7d356eba48d7']];
-const TARGET = (): [string, string][] => [['i-1234567890abcdef0', 'i-0f76fade435676abd'], ['Server_1', 'web-1'], ['02:dd:2c:5e:01:69', '02:dd:2c:5e:01:71'], ['eu-west-1', 'us-west-2']];
+// The load balancer's target is the DescribeInstances example as the instance that
+// DescribeTargetHealth's example names (its documented id), in the load balancer example's region
+// (us-west-2 for the example's eu-west-1). No other value is changed: the example's MAC and name
+// tag stay, so the example beside it in one region is a second instance with the same identity.
+const TARGET = (): [string, string][] => [['i-1234567890abcdef0', 'i-0f76fade435676abd'], ['eu-west-1', 'us-west-2']];
 const STACK_ID = 'arn:aws:cloudformation:us-east-1:123456789:stack/MyStack/aaf549a0-a413-11df-adb3-5081b3858e83';
 
 describe('discovery of an AWS account (SDK against s3rver, dynalite and a double of the Query APIs)', () => {
@@ -37,6 +38,7 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
   let dynamodb: Awaited<ReturnType<typeof startDynamoDb>>;
   let service: TestService;
   let api: ApiClient;
+  let admin: ApiClient;
   let credentialId: string;
   let targetId: string;
   let settings: Record<string, unknown>;
@@ -59,14 +61,15 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
     double.put('us-east-1', 'DescribeStacks', exampleItems('DescribeStacks'));
     // The stack's database is the DescribeDBInstances example's.
     double.put('us-east-1', 'ListStackResources', exampleItems('ListStackResources', [['MyStack-sampledb-ycwhk1v830lx', 'mysqldb']]), STACK_ID);
-    double.put('eu-west-1', 'DescribeInstances', [...exampleItems('DescribeInstances'), ...exampleItems('DescribeInstances', SECOND())]);
     double.put('us-west-2', 'DescribeInstances', exampleItems('DescribeInstances', TARGET()));
     double.put('us-west-2', 'DescribeLoadBalancers', exampleItems('DescribeLoadBalancers'));
     double.put('us-west-2', 'DescribeTargetGroups', exampleItems('DescribeTargetGroups'));
     double.put('us-west-2', 'DescribeTargetHealth', exampleItems('DescribeTargetHealth'), 'arn:aws:elasticloadbalancing:us-west-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067');
 
     service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoveryConnectTimeoutMs: 2000 });
-    api = (await createPrincipals(service.url)).discoveryAdminSession;
+    const principals = await createPrincipals(service.url);
+    api = principals.discoveryAdminSession;
+    admin = principals.adminToken;
     const credential = await api.post('/api/v1/credentials', { name: 'aws reader', kind: 'AWS_ACCESS_KEY', matchPatterns: [], settings: { accessKeyId: KEY_ID }, secrets: { secretAccessKey: SECRET } });
     expect(credential.status).toBe(201);
     credentialId = credential.body.data.id;
@@ -92,7 +95,7 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
     `CLOUD_ACCOUNT ${ACCOUNT}`,
     ...REGIONS.map((r) => `CLOUD_REGION ${r}`),
     'NETWORK vpc-1a2b3c4d', 'NETWORK subnet-9d4a7b6c', 'NETWORK subnet-6e7f829e',
-    'VM Server_1', 'VM Server_2', 'VM web-1',
+    'VM Server_1',
     'CLOUD_DATABASE mysqldb', 'CLOUD_DATABASE Music', 'CLOUD_DATABASE Forum',
     ...BUCKETS.map((b) => `CLOUD_STORAGE ${b}`),
     'CLOUD_LOAD_BALANCER my-load-balancer',
@@ -101,13 +104,13 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
   const EDGES = [
     ...REGIONS.map((r) => `CONTAINS ${ACCOUNT} -> ${r}`),
     'CONTAINS us-east-1 -> vpc-1a2b3c4d', 'CONTAINS vpc-1a2b3c4d -> subnet-9d4a7b6c', 'CONTAINS vpc-1a2b3c4d -> subnet-6e7f829e',
-    'CONTAINS eu-west-1 -> Server_1', 'CONTAINS eu-west-1 -> Server_2', 'CONTAINS us-west-2 -> web-1',
+    'CONTAINS us-west-2 -> Server_1',
     'CONTAINS us-east-1 -> mysqldb', 'CONTAINS us-east-1 -> Music', 'CONTAINS eu-west-1 -> Forum',
     // s3rver puts every bucket in us-east-1 (GetBucketLocation's empty constraint).
     ...BUCKETS.map((b) => `CONTAINS us-east-1 -> ${b}`),
     'CONTAINS us-west-2 -> my-load-balancer', 'CONTAINS us-east-1 -> MyStack', 'CONTAINS MyStack -> mysqldb',
     // The target group's other target (i-0f76fade) is no instance of the read: no edge.
-    'COMMUNICATES_WITH my-load-balancer -> web-1',
+    'COMMUNICATES_WITH my-load-balancer -> Server_1',
   ];
 
   it("gives exactly the account's regions, instances, networks, buckets, databases, load balancers and stacks, with the spec's parent rules, every page read", async () => {
@@ -123,18 +126,18 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
     for (const [name, region] of [['mysqldb', 'us-east-1'], ['Music', 'us-east-1'], ['Forum', 'eu-west-1'], ['my-load-balancer', 'us-west-2'], ['MyStack', 'us-east-1'], ...BUCKETS.map((b) => [b, 'us-east-1'])]) {
       expect(byName.get(name as string)?.parent).toMatchObject({ assetType: 'CLOUD_REGION', displayName: region, via: 'CONTAINS' });
     }
-    for (const name of ['Server_1', 'web-1', 'vpc-1a2b3c4d', 'subnet-9d4a7b6c']) expect(byName.get(name)?.parent).toBeUndefined();
+    for (const name of ['Server_1', 'vpc-1a2b3c4d', 'subnet-9d4a7b6c']) expect(byName.get(name)?.parent).toBeUndefined();
     expect(sorted(tuples(await relationships()))).toEqual(sorted(EDGES));
 
     // The instance's facts and identity: its id and its interface's MAC, never its private address.
     const vm = (await api.get(`/api/v1/assets/${byName.get('Server_1')?.id}`)).body.data;
-    expect(JSON.parse(vm.customAttributes)).toMatchObject({ instanceId: 'i-1234567890abcdef0', instanceType: 't2.micro', powerState: 'running', region: 'eu-west-1', privateIpAddress: '192.168.1.88', publicIpAddress: '54.194.252.215', vpcId: 'vpc-11112222', accountId: ACCOUNT });
+    expect(JSON.parse(vm.customAttributes)).toMatchObject({ instanceId: 'i-0f76fade435676abd', instanceType: 't2.micro', powerState: 'running', region: 'us-west-2', privateIpAddress: '192.168.1.88', publicIpAddress: '54.194.252.215', vpcId: 'vpc-11112222', accountId: ACCOUNT });
     expect(vm).toMatchObject({ macAddresses: ['02:dd:2c:5e:01:69'], ipAddresses: [] });
     const db = (await api.get(`/api/v1/assets/${byName.get('mysqldb')?.id}`)).body.data;
     expect(JSON.parse(db.customAttributes)).toMatchObject({ engine: 'mysql', instanceClass: 'db.m1.medium', instanceId: 'arn:aws:rds:us-east-1:123456789012:db:mysqldb' });
 
     // Every paginator followed: one item per page, so a list of n items takes n requests in its region (one for none).
-    expect(double.requests.get('ec2 DescribeInstances')).toBe(1 + 2 + 1);
+    expect(double.requests.get('ec2 DescribeInstances')).toBe(1 + 1 + 1);
     expect(double.requests.get('ec2 DescribeSubnets')).toBe(2 + 1 + 1);
     expect(double.requests.get('cloudformation ListStackResources')).toBe(5);
     const host = (await api.get(`/api/v1/discovery/runs/${run.id}/hosts`)).body.data;
@@ -157,8 +160,8 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
     double.throttle('DescribeInstances', 'eu-west-1', 2);
     const run = await scan();
     expect(run).toMatchObject({ status: 'COMPLETED', summary: { errors: 0 } });
-    // The four requests of a read, and the two throttled ones again.
-    expect((double.requests.get('ec2 DescribeInstances') ?? 0) - before).toBe(4 + 2);
+    // The three requests of a read, and the two throttled ones again.
+    expect((double.requests.get('ec2 DescribeInstances') ?? 0) - before).toBe(3 + 2);
     expect(sorted((await assets()).filter((a) => a.status === 'ACTIVE').map((a) => `${a.assetType} ${a.displayName}`))).toEqual(sorted(ESTATE));
 
     // Throttled beyond the attempts: that part is reported, and retires nothing.
@@ -173,30 +176,47 @@ describe('discovery of an AWS account (SDK against s3rver, dynalite and a double
     const s3client = new S3Client({ region: 'us-east-1', endpoint: s3.url, forcePathStyle: true, credentials: { accessKeyId: KEY_ID, secretAccessKey: SECRET } });
     await s3client.send(new DeleteBucketCommand({ Bucket: 'inventory-assets' }));
     s3client.destroy();
-    double.put('eu-west-1', 'DescribeInstances', exampleItems('DescribeInstances'));
+    double.put('us-west-2', 'DescribeInstances', []);
 
-    // S3 unreachable and EC2 failing in eu-west-1: both reported, neither retires anything.
+    // S3 unreachable and EC2 failing in us-west-2: both reported, neither retires anything.
     await s3.stop();
-    double.fail('ec2', 'eu-west-1');
+    double.fail('ec2', 'us-west-2');
     const failing = await scan();
     expect(failing.status).toBe('COMPLETED_WITH_ERRORS');
     expect(sorted((await runErrors(api, failing.id)).map((e) => `${e.stage} ${e.code}`))).toEqual(['collect AWS_API_ERROR', 'collect CONNECTION_REFUSED']);
-    expect([await statusOf('inventory-assets'), await statusOf('Server_2')]).toEqual(['ACTIVE', 'ACTIVE']);
+    expect([await statusOf('inventory-assets'), await statusOf('Server_1')]).toEqual(['ACTIVE', 'ACTIVE']);
     expect(sorted(tuples(await relationships()))).toEqual(sorted(EDGES));
 
-    // S3 back, EC2 of eu-west-1 still failing: the bucket goes (and its edge), the instance stays.
+    // S3 back, EC2 of us-west-2 still failing: the bucket goes (and its edge), the instance stays.
     await s3.restart();
     const partial = await scan();
     expect(partial.status).toBe('COMPLETED_WITH_ERRORS');
-    expect([await statusOf('inventory-assets'), await statusOf('Server_2')]).toEqual(['INACTIVE', 'ACTIVE']);
+    expect([await statusOf('inventory-assets'), await statusOf('Server_1')]).toEqual(['INACTIVE', 'ACTIVE']);
     expect(tuples(await relationships())).not.toContain('CONTAINS us-east-1 -> inventory-assets');
-    expect(tuples(await relationships())).toContain('CONTAINS eu-west-1 -> Server_2');
+    expect(tuples(await relationships())).toContain('CONTAINS us-west-2 -> Server_1');
 
-    // A complete read: the instance goes too.
-    double.fail('ec2', 'eu-west-1', false);
+    // A complete read: the instance goes too (and the load balancer's edge to it).
+    double.fail('ec2', 'us-west-2', false);
     expect((await scan()).status).toBe('COMPLETED');
-    expect(await statusOf('Server_2')).toBe('INACTIVE');
-    expect(sorted(tuples(await relationships()))).toEqual(sorted(EDGES.filter((e) => !e.endsWith('inventory-assets') && !e.endsWith('Server_2'))));
+    expect(await statusOf('Server_1')).toBe('INACTIVE');
+    expect(sorted(tuples(await relationships()))).toEqual(sorted(EDGES.filter((e) => !e.endsWith('inventory-assets') && !e.endsWith('Server_1'))));
+  }, TEST_TIMEOUT_MS);
+
+  it('loads two instances of one region that share an identity (one MAC) as one asset, counts them in /metrics, and loads the rest of the read', async () => {
+    const merged = async () =>
+      parsePrometheus((await admin.get('/metrics')).text).find((m) => m.name === 'discovery_estate_records_merged_total' && m.labels.method === 'AWS')?.value ?? 0;
+    const before = await merged();
+    // The DescribeInstances example as the load balancer's target and as published (in the same region): two instance ids, one interface MAC.
+    double.put('us-west-2', 'DescribeInstances', [...exampleItems('DescribeInstances', TARGET()), ...exampleItems('DescribeInstances', [['eu-west-1', 'us-west-2']])]);
+    const run = await scan();
+    expect(run).toMatchObject({ status: 'COMPLETED', summary: { errors: 0 } });
+    expect(await merged()).toBe(before + 1);
+    const active = (await assets()).filter((a) => a.status === 'ACTIVE');
+    expect(sorted(active.map((a) => `${a.assetType} ${a.displayName}`))).toEqual(sorted(ESTATE.filter((e) => e !== 'CLOUD_STORAGE inventory-assets')));
+    const vm = active.find((a) => a.displayName === 'Server_1') as AssetRow;
+    expect((await api.get(`/api/v1/assets/${vm.id}`)).body.data).toMatchObject({ macAddresses: ['02:dd:2c:5e:01:69'] });
+    const edges = tuples(await relationships());
+    for (const edge of ['CONTAINS us-west-2 -> Server_1', 'COMMUNICATES_WITH my-load-balancer -> Server_1']) expect(edges).toContain(edge);
   }, TEST_TIMEOUT_MS);
 
   it('assumes the role a credential names, and reads the account as that role', async () => {

@@ -1,14 +1,16 @@
 // Discovery of a Microsoft Entra tenant's subscriptions (method AZURE) through the service's API, with
 // the official Azure SDK as the connector's client throughout (@azure/identity against Entra ID's
-// token endpoint, the arm-* clients against Resource Manager), both played by the double of
+// token endpoint, the arm-* clients against Resource Manager, both played by the double of
 // src/tools/azure/azure-double.ts over HTTPS, which answers with the azure-rest-api-specs examples of
-// test/fixtures/azure. The estate as sets of tuples with the spec's parent rules, every pager followed
-// (the double serves one item per page), 429 with Retry-After answered, a rescan that changes only
-// seen-times, a removed resource retired only after its own part was read in full (not while its
-// subscription fails), a wrong secret, an unreachable endpoint, and the secret kept out of the run
-// and the log.
+// test/fixtures/azure; @azure/storage-blob against the storage accounts' blob service, a real
+// azurite that takes the double's tokens). The estate as sets of tuples with the spec's parent rules,
+// every pager followed (the double serves one item per page), 429 with Retry-After answered, a rescan
+// that changes only seen-times, a removed resource retired only after its own part was read in full
+// (not while its subscription or its blob service fails), a wrong secret, an unreachable endpoint,
+// and the secret kept out of the run and the log.
 import type { ApiClient } from '../support/api-client.js';
 import { AzureDouble, exampleItems } from '../../src/tools/azure/azure-double.js';
+import { Azurite } from '../../src/tools/azure/azurite.js';
 import { cloudEstate, attributesOf, createTarget, runErrors, scanToEnd } from '../support/discovery-scans.js';
 import { freePort } from '../support/free-port.js';
 import { ADMIN_PASSWORD, createPrincipals } from '../support/principals.js';
@@ -32,13 +34,13 @@ const PATHS = {
   servers: (s: string) => `${at(s)}/providers/Microsoft.Sql/servers`,
   groups: (s: string) => `${at(s)}/resourcegroups`,
 };
-const containersOf = (group: string, account: string) => `${at(SUB)}/resourceGroups/${group}/providers/Microsoft.Storage/storageAccounts/${account}/blobServices/default/containers`;
 
 // The examples use their own placeholders and subscription ids: each is put in the first
 // subscription, and the examples that must agree name one another's documented resources: the VM is
 // the network interface example's vm1 (rg1, test-nic) in vnet1's subnet test-1, the containers are
 // sto3699's, the SQL databases sqlcrudtest-4645's, and the resource group (testcmk3) and its
-// deployment the ones that created sto3699.
+// deployment the ones that created sto3699. The storage accounts' blob endpoints are azurite's (path-style
+// on loopback), which holds sto3699's containers.
 const VM = (): [string, string][] => [['{subscriptionId}', SUB], ['{resourceGroupName}', 'rg1'], ['{virtualMachineName}', 'vm1'], ['{networkInterfaceName}', 'test-nic'], ['{vmId}', '0f47b100-583c-48e3-a4c0-aefc2c9bbcc1']];
 const NIC = (): [string, string][] => [['subid', SUB], ['rg1-vnet/subnets/default', 'vnet1/subnets/test-1']];
 const IP_CONFIGURATION = `/subscriptions/${SUB}/resourceGroups/rg1/providers/Microsoft.Network/networkInterfaces/test-nic/ipConfigurations/ipconfig1`;
@@ -50,16 +52,18 @@ function loadBalancers(): Record<string, any>[] {
   return items;
 }
 
-function putTenant(double: AzureDouble): void {
+/** The storage accounts example, each account's blob endpoint azurite's. */
+const storageAccounts = (azurite: Azurite) =>
+  exampleItems('storage-accounts', [['{subscription-id}', SUB], ...['sto3699', 'sto834'].map((a): [string, string] => [`https://${a}.blob.core.windows.net/`, azurite.endpoint(a)])]);
+
+function putTenant(double: AzureDouble, azurite: Azurite): void {
   double.put('/subscriptions', exampleItems('subscriptions'));
   double.put(PATHS.locations(SUB), exampleItems('locations'));
   double.put(PATHS.vms(SUB), exampleItems('virtual-machines', VM()));
   double.put(PATHS.nics(SUB), exampleItems('network-interfaces', NIC()));
   double.put(PATHS.vnets(SUB), exampleItems('virtual-networks', [['subid', SUB]]));
   double.put(PATHS.lbs(SUB), loadBalancers());
-  double.put(PATHS.accounts(SUB), exampleItems('storage-accounts', [['{subscription-id}', SUB]]));
-  double.put(containersOf('testcmk3', 'sto3699'), exampleItems('blob-containers', [['00000000-0000-0000-0000-000000000000', SUB], ['res9290', 'testcmk3'], ['sto1590', 'sto3699']]));
-  double.put(containersOf('res8186', 'sto834'), []);
+  double.put(PATHS.accounts(SUB), storageAccounts(azurite));
   double.put(PATHS.servers(SUB), exampleItems('sql-servers', [['00000000-1111-2222-3333-444444444444', SUB]]));
   double.put(`${at(SUB)}/resourceGroups/sqlcrudtest-7398/providers/Microsoft.Sql/servers/sqlcrudtest-4645/databases`, exampleItems('sql-databases', [['00000000-1111-2222-3333-444444444444', SUB], ['Default-SQL-SouthEastAsia', 'sqlcrudtest-7398'], ['testsvr', 'sqlcrudtest-4645']]));
   double.put(PATHS.groups(SUB), exampleItems('resource-groups', [['00000000-0000-0000-0000-000000000000', SUB], ['my-resource-group', 'testcmk3']]));
@@ -71,6 +75,7 @@ function putTenant(double: AzureDouble): void {
 
 describe('discovery of an Azure tenant (the Azure SDK against a double of Resource Manager and Entra ID)', () => {
   let double: AzureDouble;
+  let azurite: Azurite;
   let service: TestService;
   let api: ApiClient;
   let credentialId: string;
@@ -79,18 +84,22 @@ describe('discovery of an Azure tenant (the Azure SDK against a double of Resour
 
   beforeAll(async () => {
     double = await new AzureDouble({ clients: { [CLIENT_ID]: SECRET }, pageSize: 1 }).start();
-    putTenant(double);
+    azurite = await new Azurite(['sto3699', 'sto834']).start();
+    // The BlobContainers_List example's containers, in sto3699's blob service (sto834 holds none).
+    for (const c of exampleItems('blob-containers')) await azurite.createContainer('sto3699', String(c.name), (c.properties as { publicAccess: string }).publicAccess === 'Container' ? 'container' : undefined);
+    putTenant(double, azurite);
     service = await startTestService({ adminPassword: ADMIN_PASSWORD, discoveryConnectTimeoutMs: 2000, aiEnabled: true });
     api = (await createPrincipals(service.url)).discoveryAdminSession;
     const credential = await api.post('/api/v1/credentials', { name: 'azure reader', kind: 'AZURE_CLIENT_SECRET', matchPatterns: [], settings: { tenantId: TENANT, clientId: CLIENT_ID }, secrets: { clientSecret: SECRET } });
     expect(credential.status).toBe(201);
     credentialId = credential.body.data.id;
-    settings = { endpoints: { resourceManager: double.url, login: double.url }, caCertificate: double.certificate, maxRetries: 3 };
+    settings = { endpoints: { resourceManager: double.url, login: double.url }, caCertificate: `${double.certificate}${azurite.certificate}`, maxRetries: 3 };
     targetId = await createTarget(api, { name: 'azure', addresses: ['127.0.0.1'], methods: ['AZURE'], credentialIds: [credentialId], settings: { AZURE: settings } });
   }, 180_000);
   afterAll(async () => {
     await service?.stop();
     await double?.stop();
+    await azurite?.remove();
   });
 
   const scan = (id = targetId) => scanToEnd(api, id);
@@ -148,6 +157,10 @@ describe('discovery of an Azure tenant (the Azure SDK against a double of Resour
       vmId: '0f47b100-583c-48e3-a4c0-aefc2c9bbcc1', vmSize: 'Standard_A0', osType: 'Windows', image: 'MicrosoftWindowsServer:WindowsServer:2012-R2-Datacenter:4.127.20170406', privateIpAddress: '172.20.2.4', region: 'eastus',
     });
     expect(vm).toMatchObject({ macAddresses: ['00:0d:3a:1b:c7:21'], ipAddresses: [], model: 'Standard_A0' });
+    // The containers from the blob service, never from Resource Manager.
+    expect(await attributesOf(api, byName.get('sto3699/container1644')?.id as string)).toMatchObject({ kind: 'blobContainer', publicAccess: 'container', instanceId: `/subscriptions/${SUB}/resourcegroups/testcmk3/providers/microsoft.storage/storageaccounts/sto3699/blobservices/default/containers/container1644` });
+    expect(await attributesOf(api, byName.get('sto3699/container4052')?.id as string)).toMatchObject({ publicAccess: 'none' });
+    expect([...double.requests.keys()].filter((path) => path.includes('/blobservices/'))).toEqual([]);
     expect(await attributesOf(api, byName.get('sqlcrudtest-4645/testdb')?.id as string)).toMatchObject({ engine: 'sqlserver', sku: 'BC_Gen4', status: 'Online', databaseId: '6c764297-577b-470f-9af4-96d3d41e2ba3' });
 
     // Every pager followed: one item per page, so a list of n items takes n requests (one for none), its nextLink each time.
@@ -155,7 +168,6 @@ describe('discovery of an Azure tenant (the Azure SDK against a double of Resour
     expect(requests('/subscriptions')).toBe(2);
     expect(requests(PATHS.nics(SUB))).toBe(2);
     expect(requests(PATHS.accounts(SUB))).toBe(2);
-    expect(requests(containersOf('testcmk3', 'sto3699'))).toBe(2);
     expect(requests(`${at(SUB)}/resourceGroups/sqlcrudtest-7398/providers/Microsoft.Sql/servers/sqlcrudtest-4645/databases`)).toBe(2);
     // Locations are not paged: one request each.
     expect(requests(PATHS.locations(SUB))).toBe(1);
@@ -189,9 +201,30 @@ describe('discovery of an Azure tenant (the Azure SDK against a double of Resour
     expect(await statusOf('vm1')).toBe('ACTIVE');
   }, TEST_TIMEOUT_MS);
 
+  it("retires a removed blob container only after its account's blob service was read in full; a blob service that fails retires nothing of its own", async () => {
+    await azurite.deleteContainer('sto3699', 'container4052');
+    await azurite.stop();
+    const failing = await scan();
+    expect(failing.status).toBe('COMPLETED_WITH_ERRORS');
+    // Each account's blob service failed on its own; Resource Manager's parts were read in full.
+    const errors = (await api.get(`/api/v1/discovery/runs/${failing.id}`)).body.data.errors as { stage: string; code: string; message: string }[];
+    expect(errors.map((e) => `${e.stage} ${e.code}`)).toEqual(['collect CONNECTION_REFUSED', 'collect CONNECTION_REFUSED']);
+    expect(sorted(errors.map((e) => /storage account (\S+)/.exec(e.message)?.[1]))).toEqual(['sto3699', 'sto834']);
+    const diagnosis = (await api.post(`/api/v1/runs/${failing.id}/diagnosis`)).body.data;
+    expect(diagnosis).toMatchObject({ status: 'OK', summary: expect.any(String) });
+    for (const name of ['sto3699', 'sto3699/container1644', 'sto3699/container4052']) expect(await statusOf(name)).toBe('ACTIVE');
+    expect(tuples(await relationships())).toContain('CONTAINS sto3699 -> sto3699/container4052');
+
+    await azurite.start();
+    expect((await scan()).status).toBe('COMPLETED');
+    expect(await statusOf('sto3699/container4052')).toBe('INACTIVE');
+    expect(await statusOf('sto3699/container1644')).toBe('ACTIVE');
+    expect(tuples(await relationships())).not.toContain('CONTAINS sto3699 -> sto3699/container4052');
+  }, TEST_TIMEOUT_MS);
+
   it('retires a removed resource only after its own part was read in full, and nothing of a subscription that fails', async () => {
     // Gone from the first subscription: the storage account sto834; from the second: its location eastus2.
-    double.put(PATHS.accounts(SUB), exampleItems('storage-accounts', [['{subscription-id}', SUB]]).filter((a) => a.name !== 'sto834'));
+    double.put(PATHS.accounts(SUB), storageAccounts(azurite).filter((a) => a.name !== 'sto834'));
     double.put(PATHS.locations(SUB2), exampleItems('locations', [[SUB, SUB2]]).filter((l) => l.name !== 'eastus2'));
     double.fail(at(SUB2));
     const failing = await scan();

@@ -23,17 +23,20 @@ describe('the Kubernetes estate', () => {
     const [node] = toKubernetesEstate(CLUSTER, lists({ nodes: [withProvider(providerID)] }), 'scope', true).assets.filter((a) => a.key.startsWith('node/'));
     expect(node).toMatchObject({ assetType: type, displayName: 'kube-worker-1', hostname: 'kube-worker-1', ipAddresses: ['192.168.0.113'] });
     expect(node?.attributes.instanceId).toBe(instanceId);
-    // 8118792Ki of capacity.
-    expect(node?.attributes).toMatchObject({ cpuCount: 4, memoryMb: 7929 });
+    // 2025188Ki of capacity.
+    expect(node?.attributes).toMatchObject({ cpuCount: 2, memoryMb: 1978 });
   });
 
-  it('takes only running containers with a container id, each hosted by its node when that node was read', () => {
+  it('takes a running container by its container id, hosted by its node when that node was read', () => {
     const pods = fixture('pods');
-    const estate = toKubernetesEstate(CLUSTER, lists({ nodes: [worker], pods }), 'scope', true);
-    expect(estate.assets.filter((a) => a.assetType === 'CONTAINER').map((a) => a.displayName).sort()).toEqual(['nginx-deployment-7fb96c846b-22567/nginx', 'nginx-deployment-7fb96c846b-mtqkz/nginx']);
-    // The EKS node was not read: its container has no edge rather than one to nothing.
-    expect(estate.relationships.filter((r) => r.type === 'HOSTS_CONTAINER')).toEqual([
+    const hosted = toKubernetesEstate(CLUSTER, lists({ nodes: [worker], pods }), 'scope', true);
+    expect(hosted.assets.filter((a) => a.assetType === 'CONTAINER').map((a) => a.displayName)).toEqual(['nginx-deployment-67d4bdd6f5-w6kd7/nginx']);
+    expect(hosted.relationships.filter((r) => r.type === 'HOSTS_CONTAINER')).toEqual([
       { type: 'HOSTS_CONTAINER', source: 'node/kube-worker-1', target: 'container/5403af59a2b46ee5a23fb0ae4b1e077f7ca5c5fb7af16e1ab21c00e0e616462a' },
     ]);
+    // Its node not read: the container has no edge rather than one to nothing.
+    const alone = toKubernetesEstate(CLUSTER, lists({ pods }), 'scope', true);
+    expect(alone.assets.filter((a) => a.assetType === 'CONTAINER').map((a) => a.displayName)).toEqual(['nginx-deployment-67d4bdd6f5-w6kd7/nginx']);
+    expect(alone.relationships.filter((r) => r.type === 'HOSTS_CONTAINER')).toEqual([]);
   });
 });

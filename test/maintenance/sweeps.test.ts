@@ -83,7 +83,7 @@ describe('retention and aging', () => {
   it('keeps the copied name of every asset across the pages of the name reconciliation, and drops only the names the graph lacks', async () => {
     const { container } = service.running;
     // Pages of two assets: every page but the first starts after an id that the page before holds.
-    const sweep = new RetentionSweep(container.db, container.graph, container.rowCounts, new AssetNameStore(container.db), new ChangeGraphRepository(container.graph), container.unwrittenAssets, { subAssetDays: 30, retiredDays: 30 }, 2);
+    const sweep = new RetentionSweep(container.db, container.graph, container.rowCounts, new AssetNameStore(container.db), new ChangeGraphRepository(container.graph), container.unwrittenAssets, container.historyRetention, { subAssetDays: 30, retiredDays: 30, historyDays: 30 }, 2);
     const gone = randomUUID();
     await db()('asset_names').insert({ asset_id: gone, display_name: 'gone', hostname: null, updated_at: new Date() });
     await db()('asset_names').update({ updated_at: new Date(Date.now() - DAY) });

@@ -72,6 +72,11 @@ describe('a client generated from api.yaml', () => {
     expect(report.scanner).toBe('192.0.2.50 null 0 ENDED COMPLETED REVOKED');
     expect(report.scanners).toEqual(['gc-scanner gc-branch gc-1 1']);
     expect(report.reactivated).toBe('ACTIVE');
+    // From the instant the import made the VM (its edge to the hypervisor written just after) to now:
+    // the hypervisor appeared; the VM, decommissioned and reactivated since, is as it was.
+    expect(report.topologyChanges).toEqual(['gc-hv-01 APPEARED ']);
+    // Newest first: the reactivation and the decommissioning by the program's integration key, after the import made it.
+    expect(report.history).toEqual(['STATUS DECOMMISSIONED ACTIVE INTEGRATION_KEY', 'STATUS ACTIVE DECOMMISSIONED INTEGRATION_KEY', expect.stringMatching(/^STATUS null ACTIVE /)]);
     expect(report.pin).toBe('SSH_HOST_KEY SHA256:generated-client-presented ssh-ed25519 null');
     expect(report.insightFeeds).toContain('stale-assets');
     expect(report.insightFeed).toMatch(/^stale-assets 10 (true|false) \d+$/);

@@ -6,6 +6,7 @@ import { UnchangedCache, type Versioned } from '../../platform/unchanged-cache.j
 import { ASSET_TYPES, parentRule, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
+import { ACTIVE_AT, ACTIVE_NOW } from '../inventory/status-log.js';
 import { toAssetNode, VALUE_FIELDS, type AssetFilter, type AssetNode, type AssetReads, type AssetSort, type AssetSortField, type AssetSummary, type AssetSummaryRef, type ValueField } from './asset-summary.js';
 
 // Filtered totals kept for reuse while the graph is unchanged.
@@ -212,13 +213,16 @@ export class AssetGraphRepository implements AssetReads {
   }
 
   /** The parent edge of each asset by its type's rule: one query whatever the number of assets. */
-  async parentEdges(assets: { id: string; assetType: AssetType }[]): Promise<ParentEdge[]> {
+  /** The edge to each asset's parent, by the edges active now, or at `at` (epoch milliseconds). */
+  async parentEdges(assets: { id: string; assetType: AssetType }[], at?: number): Promise<ParentEdge[]> {
     const rules = assets.flatMap((a) => {
       const rule = parentRule(a.assetType);
       return rule ? [{ id: a.id, via: rule.via, direction: rule.direction, parentKinds: rule.parentKinds }] : [];
     });
     if (rules.length === 0) return [];
-    return this.graph.read<ParentEdge & Record<string, unknown>>('assets/find-parent-edges', { rules });
+    return at === undefined
+      ? this.graph.read<ParentEdge & Record<string, unknown>>('assets/find-parent-edges', { rules }, { active: ACTIVE_NOW })
+      : this.graph.read<ParentEdge & Record<string, unknown>>('assets/find-parent-edges', { rules, at: int(at) }, { active: ACTIVE_AT });
   }
 
   async summaries(ids: string[]): Promise<AssetSummary[]> {
@@ -227,13 +231,14 @@ export class AssetGraphRepository implements AssetReads {
     return rows.map((r) => r.asset);
   }
 
-  async decommission(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/decommission-asset', { id });
+  /** `actor`: who, in the asset's status log (inventory/status-log.ts). */
+  async decommission(id: string, actor: string): Promise<AssetNode | undefined> {
+    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/decommission-asset', { id, actor });
     return row && toAssetNode(row.asset);
   }
 
-  async reactivate(id: string): Promise<AssetNode | undefined> {
-    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/reactivate-asset', { id });
+  async reactivate(id: string, actor: string): Promise<AssetNode | undefined> {
+    const [row] = await this.graph.write<{ asset: unknown[] }>('assets/reactivate-asset', { id, actor });
     return row && toAssetNode(row.asset);
   }
 

@@ -8,7 +8,9 @@ import type { components } from '../../platform/http/api-types.js';
 import { pageWindow, readAcrossParts, windowed, type ListPart, type PageRequest, type PageWindow, type WindowedRows } from '../../platform/http/pagination.js';
 import { toIso } from '../../platform/neo4j/neo4j-graph.js';
 import { AssetGraphRepository, type AssetWithParent } from './asset-graph-repository.js';
-import type { AssetFilter, AssetNode, AssetReads, AssetSort, ValueField } from './asset-summary.js';
+import type { AssetFilter, AssetNode, AssetReads, AssetSort, AssetSummary, ValueField } from './asset-summary.js';
+import type { AssetAt, PastAssets } from '../history/past-assets.js';
+import { FACT_FIELDS } from '../inventory/asset-facts.js';
 import { categoryOf, isVirtual, parentRule, SYNTHESIZED_TYPES, typeLabel, type AssetType } from '../inventory/asset-taxonomy.js';
 import { CATEGORIES, type Category } from '../inventory/asset-categories.js';
 import type { RelationshipType } from '../inventory/relationship-types.js';
@@ -94,6 +96,30 @@ export function parentLinkOf(row: AssetRow): { id: string; type: RelationshipTyp
   return parent.via === 'HAS_INTERFACE' ? { id, type: parent.via, source: parent.id, target: row.id } : { id, type: parent.via, source: row.id, target: parent.id };
 }
 
+/**
+ * An asset's node as it was: its facts then (a field no source held then is null), its status then,
+ * and none of what history does not keep (seen and scan times, failures).
+ */
+function nodeAt(node: AssetNode, was: AssetAt): AssetNode {
+  const { fields, customAttributes } = was.resolved;
+  return {
+    ...node,
+    ...Object.fromEntries(FACT_FIELDS.map((f) => [f, null])),
+    ...fields,
+    displayName: fields.displayName ?? node.displayName,
+    assetType: fields.assetType ?? node.assetType,
+    customAttributes: JSON.stringify(customAttributes),
+    status: was.status as AssetNode['status'],
+    staleSince: was.staleSince,
+    decommissionedAt: was.decommissionedAt,
+    updatedAt: was.changedAt,
+    lastSeenAt: null,
+    lastScanAt: null,
+    lastScanOutcome: null,
+    consecutiveScanFailures: 0,
+  };
+}
+
 function toRowWithParent({ node, parent }: AssetWithParent): AssetRow {
   const row = toAssetRow(node);
   if (parent) row.parent = parent;
@@ -120,6 +146,7 @@ export class AssetReadModel {
   constructor(
     private readonly assets: AssetGraphRepository,
     private readonly synthesized: SynthesizedAssetStore,
+    private readonly past: PastAssets,
   ) {}
 
   /**
@@ -274,6 +301,46 @@ export class AssetReadModel {
   /** Whether an asset (graph or synthesized) has this id, without building its row. */
   async exists(id: string): Promise<boolean> {
     return (await this.assets.get(id)) !== undefined || (await this.synthesized.find(id)) !== undefined;
+  }
+
+  /**
+   * The asset as it was at `at` (its facts, status and parent then), or undefined where it did not
+   * exist then; a synthesized row with its values then. 410 before the history's horizon.
+   */
+  async getAt(id: string, at: Date): Promise<AssetRow | undefined> {
+    await this.past.requireKept(at);
+    const node = await this.assets.get(id);
+    if (!node) return this.synthesizedRowAt(id, at);
+    const was = (await this.past.assetsAt([id], at)).get(id);
+    if (!was) return undefined;
+    const row = toAssetRow(nodeAt(node, was));
+    const [edge] = (await this.assets.parentEdges([row], at.getTime())).filter((e) => e.parentId !== null);
+    const [parent] = edge ? await this.summariesAt([edge.parentId], at) : [];
+    if (edge && parent) row.parent = { id: parent.id, displayName: parent.displayName, assetType: parent.assetType as AssetType, assetCategory: parent.assetCategory as Category, via: edge.via };
+    return row;
+  }
+
+  /** These assets as they were at `at` (name, type, category and status then); those that did not exist then are left out. */
+  async summariesAt(ids: string[], at: Date): Promise<AssetSummary[]> {
+    const [now, then] = await Promise.all([this.assets.summaries(ids), this.past.assetsAt(ids, at)]);
+    return now.flatMap((s) => {
+      const was = then.get(s.id);
+      if (!was) return [];
+      const type = was.resolved.fields.assetType ?? (s.assetType as AssetType);
+      return [{ id: s.id, displayName: was.resolved.fields.displayName ?? s.displayName, assetType: type, assetCategory: categoryOf(type), status: was.status }];
+    });
+  }
+
+  /** A synthesized row with the values it had at `at`, or undefined where it was not yet seen then. */
+  private async synthesizedRowAt(id: string, at: Date): Promise<AssetRow | undefined> {
+    const found = await this.synthesized.find(id);
+    if (!found || new Date(found.row.firstSeenAt) > at) return undefined;
+    const columns = kindOfType(found.type).columns;
+    for (const [api, value] of await this.past.valuesBefore(id, at)) {
+      const column = columns.find((c) => c.api === api);
+      if (column) found.row[column.name] = value;
+    }
+    return (await this.synthesizedRows(found.type, [found.row]))[0];
   }
 
   async get(id: string): Promise<AssetRow | undefined> {

@@ -1,9 +1,10 @@
-// GET /assets (docs/interface.md §4.1, with the envelope of docs/interface.md, decision 1), one asset, its
-// relationships, and the lifecycle actions of docs/interface.md §3.1.
+// GET /assets (docs/interface.md §4.1, with the envelope of docs/interface.md, decision 1), one asset (now, or
+// as it was at a time), its relationships, provenance and history, and the lifecycle actions of docs/interface.md §3.1.
 import { Router } from 'express';
 import { queryOf } from '../../platform/http/api-query.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, parseSort } from '../../platform/http/pagination.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageEnvelope, pageRequest, pageWindow, parseSort, windowed } from '../../platform/http/pagination.js';
 import { actorOf } from '../auth/authentication-middleware.js';
+import { HISTORY_PAGE, type HistoryService } from '../history/history-service.js';
 import type { ProvenanceService } from '../inventory/provenance-service.js';
 import { RELATIONSHIP_PAGE, type RelationshipReads, type RelationshipRow } from '../relationships/relationship-row.js';
 import type { AssetSortField, ValueField } from './asset-summary.js';
@@ -29,7 +30,7 @@ function syntheticRelationships(row: AssetRow): RelationshipRow[] {
   }];
 }
 
-export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipReads, provenance: ProvenanceService): Router {
+export function assetRouter(readModel: AssetReadModel, assets: AssetService, relationships: RelationshipReads, provenance: ProvenanceService, history: HistoryService): Router {
   const router = Router();
 
   router.get('/api/v1/assets', async (req, res) => {
@@ -57,7 +58,20 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
   });
 
   router.get('/api/v1/assets/:assetId', async (req, res) => {
-    res.json({ data: await assets.get(req.params.assetId) });
+    const { at } = queryOf(req, 'getAsset');
+    res.json({ data: at === undefined ? await assets.get(req.params.assetId) : await assets.getAt(req.params.assetId, new Date(at)) });
+  });
+
+  router.get('/api/v1/assets/:assetId/history', async (req, res) => {
+    const q = queryOf(req, 'getAssetHistory');
+    const id = req.params.assetId;
+    const request = pageRequest(req.query, HISTORY_PAGE.default, HISTORY_PAGE.max);
+    const filter = { fields: q.field, from: q.from === undefined ? undefined : Date.parse(q.from), to: q.to === undefined ? undefined : Date.parse(q.to) };
+    await assets.require(id);
+    const total = await history.count(id, filter);
+    const window = pageWindow(request, total);
+    const page = windowed(window, await history.read(id, filter, window), (e) => e.key);
+    res.json(pageEnvelope(req, page.rows.map((e) => e.entry), total, request, page));
   });
 
   router.get('/api/v1/assets/:assetId/provenance', async (req, res) => {

@@ -56,7 +56,15 @@ export const discoveryFeature = defineFeature({
     });
     const runListeners = new RunListeners();
     /** The load steps of a run (the runner's), for the benchmarks. */
-    const observationLoader = new ObservationLoader(inventory, identities, new ScanGraphRepository(graph), hostState);
+    const mergedRecords = metrics.counter({
+      name: 'discovery_estate_records_merged_total',
+      help: "Records of one connector scope (a read, or a part of one) loaded as an asset another of its records already is, by method: they share an identity (a MAC, a cloud instance id), so their facts went to one asset. Each record past the first counts.",
+      labelNames: ['method'],
+    });
+    const observationLoader = new ObservationLoader(inventory, identities, new ScanGraphRepository(graph), hostState, ({ method, scope, records }) => {
+      mergedRecords.inc({ method }, records);
+      logger.warn('records of one estate scope share an identity: loaded as one asset', { method, scope, records });
+    });
     const credentialOffer = new CredentialOffer(db, credentials, hostState);
     return {
       targets: new TargetService(targetStore, audit, {

@@ -3,7 +3,9 @@
 // reads no longer show), then each targeted asset's scan outcome and the hosts the run reached.
 import os from 'node:os';
 import type { IdentityLookup, MatchRule } from '../inventory/asset-identity.js';
+import type { EstateScope } from '../inventory/inventory-bundle.js';
 import type { InventoryWriter } from '../inventory/inventory-writer.js';
+import type { ScanMethod } from './host-observation.js';
 import type { HostStateStore, RunHost } from './host-state-store.js';
 import { isApplicationKey, keysOfAddress, translateRun, type AddressResult } from './observation-bundle.js';
 import type { RunSummary } from './run-record.js';
@@ -28,12 +30,20 @@ function ownAddresses(): Set<string> {
   return new Set(Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
 }
 
+/** Records of one estate scope that were loaded as an asset another of its records already is. */
+export interface MergedRecords {
+  method: ScanMethod;
+  scope: string;
+  records: number;
+}
+
 export class ObservationLoader {
   constructor(
     private readonly writer: InventoryWriter,
     private readonly identities: IdentityLookup,
     private readonly scans: ScanGraphRepository,
     private readonly hostState: HostStateStore,
+    private readonly onMerged: (merged: MergedRecords) => void = () => undefined,
   ) {}
 
   async load(runId: string, results: AddressResult[], sshPort: number, observedAt: string): Promise<RunSummary> {
@@ -47,6 +57,7 @@ export class ObservationLoader {
     const { bundle, factSets, reads } = translateRun(results, { observedAt, sshPort, ownAddresses: ownAddresses(), known });
     const written = await this.writer.apply({ name: DISCOVERY_SOURCE, actor: DISCOVERY_ACTOR, factSets }, bundle, reads);
     const ids = new Map<string, { id: string; created: boolean; matchedBy: MatchRule | null }>(written.assets.map((a) => [a.key, a]));
+    this.countMerged(results, reads.estates ?? [], ids);
 
     // Every address that is an asset now: loaded by this run, or known (reached or not).
     const runHosts: RunHost[] = [];
@@ -64,5 +75,19 @@ export class ObservationLoader {
       assetsCreated: written.assets.filter((a) => a.created && !isApplicationKey(a.key)).length,
       assetsUpdated: runHosts.filter((h) => !h.created && respondingHost.has(h.address)).length,
     };
+  }
+
+  /**
+   * Two records of one estate scope that share an identity (a MAC, a cloud instance id) were loaded
+   * as one asset, each adding its facts: said for each scope, so that the collision is seen.
+   */
+  private countMerged(results: AddressResult[], scopes: EstateScope[], ids: Map<string, { id: string }>): void {
+    const estates = results.flatMap((r) => r.estates ?? []);
+    for (const { scope, members } of scopes) {
+      const assetIds = members.flatMap((key) => ids.get(key)?.id ?? []);
+      const records = assetIds.length - new Set(assetIds).size;
+      const method = estates.find((e) => scope === e.scope || scope.startsWith(`${e.scope}/`))?.method;
+      if (records > 0 && method) this.onMerged({ method, scope, records });
+    }
   }
 }

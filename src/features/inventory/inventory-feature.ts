@@ -41,6 +41,7 @@ export const inventoryFeature = defineFeature({
       /** Rows of assets an import never wrote to the graph (its crash between the two stores). */
       unwrittenAssets: new UnwrittenAssetSweep(identityStore, graph),
       provenance: new ProvenanceService(facts, precedence),
+      factPrecedence: precedence,
     };
   },
 });

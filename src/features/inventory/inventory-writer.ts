@@ -287,7 +287,7 @@ export class InventoryWriter {
     if (!estate.retire) return;
     const unseen = await this.scopeMembers.unseen(estate.scope, observedAt);
     await this.graph.retireRelationships(estate.retire.unseenOnly ? unseen : [...seen, ...unseen], estate.retire.relationshipTypes, source, observedAt);
-    await this.graph.retireAssets(unseen, observedAt);
+    await this.graph.retireAssets(unseen, source, observedAt);
     await this.scopeMembers.forget(estate.scope, unseen);
   }
 }

@@ -41,9 +41,9 @@ export class LoadGraphRepository {
     if (ids.length) await this.graph.write('inventory/retire-communications', { ids, source, observedAt });
   }
 
-  /** Assets a scope read in full no longer showed: INACTIVE. */
-  async retireAssets(ids: string[], observedAt: string): Promise<void> {
-    if (ids.length) await this.graph.write('inventory/retire-scope-assets', { ids, observedAt });
+  /** Assets a scope read in full no longer showed: INACTIVE (by this source, in their status log). */
+  async retireAssets(ids: string[], source: string, observedAt: string): Promise<void> {
+    if (ids.length) await this.graph.write('inventory/retire-scope-assets', { ids, source, observedAt });
   }
 
   /** Edges of these types at these assets that this source did not see again. */

@@ -6,11 +6,16 @@ import type { Database } from '../../platform/postgres/postgres-client.js';
 export class ScopeMemberStore {
   constructor(private readonly db: Database) {}
 
-  /** The assets a scope reported in a read, stamped with its observation time. */
+  /**
+   * The assets a scope reported in a read, stamped with its observation time. Two records of a read
+   * may be one asset (they share a MAC or an instance id): it is one member, as one statement may not
+   * upsert a row twice (PostgreSQL 21000).
+   */
   async record(scope: string, assetIds: string[], observedAt: string): Promise<void> {
-    for (let i = 0; i < assetIds.length; i += 1000) {
+    const unique = [...new Set(assetIds)];
+    for (let i = 0; i < unique.length; i += 1000) {
       await this.db('discovery_scope_members')
-        .insert(assetIds.slice(i, i + 1000).map((id) => ({ scope, asset_id: id, last_seen_at: observedAt })))
+        .insert(unique.slice(i, i + 1000).map((id) => ({ scope, asset_id: id, last_seen_at: observedAt })))
         .onConflict(['scope', 'asset_id'])
         .merge(['last_seen_at']);
     }

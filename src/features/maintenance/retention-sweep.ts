@@ -1,7 +1,8 @@
 // The retention sweep (settings service.retention.*): the sub-records of the kinds that declare a
 // retention (packages, services) not observed for service.retention.sub-asset-days are removed,
 // and so are the sub-records of assets that no longer exist in the graph; retired relationships go
-// after service.retention.retired-days; the copy of asset names in PostgreSQL is reconciled with
+// after service.retention.retired-days, or service.history.retention-days where that is longer (the
+// history of their ends needs them); history older than service.history.retention-days goes; the copy of asset names in PostgreSQL is reconciled with
 // the graph (an installation upgraded from before the copy existed gets it at its first start);
 // the rows of assets an import never wrote to the graph go once no import can still be writing
 // them. Deletes run in bounded batches.
@@ -9,6 +10,7 @@ import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { Database } from '../../platform/postgres/postgres-client.js';
 import type { RowCounts } from '../../platform/postgres/row-counts.js';
 import type { ChangeRetention } from '../changes/change-retention.js';
+import type { HistoryRetention } from '../history/history-retention.js';
 import type { AssetName, AssetNameIndex } from '../inventory/asset-name.js';
 import type { UnwrittenAssetSweep } from '../inventory/unwritten-asset-sweep.js';
 import { SUB_RECORD_KINDS } from '../inventory/sub-record-kinds.js';
@@ -20,6 +22,7 @@ export interface RetentionSummary {
   assetNamesRemoved: number;
   unwrittenAssetsRemoved: number;
   retiredRelationshipsPurged: number;
+  historyEntriesRemoved: number;
 }
 
 const BATCH = 10_000;
@@ -36,7 +39,8 @@ export class RetentionSweep {
     private readonly names: AssetNameIndex,
     private readonly changes: ChangeRetention,
     private readonly unwritten: UnwrittenAssetSweep,
-    private readonly days: { subAssetDays: number; retiredDays: number },
+    private readonly history: HistoryRetention,
+    private readonly days: { subAssetDays: number; retiredDays: number; historyDays: number },
     private readonly batch = BATCH,
   ) {
     graph.catalog.require('assets/find-existing-asset-ids', 'assets/find-asset-names-after');
@@ -51,7 +55,8 @@ export class RetentionSweep {
       orphanRowsRemoved: await this.deleteOrphans(),
       assetNamesRemoved: await this.reconcileNames(now),
       unwrittenAssetsRemoved: await this.unwritten.run(new Date(now.getTime() - IN_FLIGHT_MS)),
-      retiredRelationshipsPurged: await this.changes.purgeRetired(new Date(now.getTime() - this.days.retiredDays * 86_400_000).toISOString(), BATCH),
+      retiredRelationshipsPurged: await this.changes.purgeRetired(new Date(now.getTime() - Math.max(this.days.retiredDays, this.days.historyDays) * 86_400_000).toISOString(), BATCH),
+      historyEntriesRemoved: await this.history.removeOlder(new Date(now.getTime() - this.days.historyDays * 86_400_000), BATCH),
     };
   }
 

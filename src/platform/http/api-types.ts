@@ -353,7 +353,7 @@ export interface paths {
   "/api/v1/assets/{assetId}": {
     /**
      * One asset
-     * @description One asset with every field, its parent, and its scan outcome; a synthesized row (software package, process, service, interface) by its sub-record id.
+     * @description One asset with every field, its parent, and its scan outcome; a synthesized row (software package, process, service, interface) by its sub-record id. With `at`, the asset as it was then: each field as its sources' facts then resolve (by today's precedence), its status and parent then (by the relationships active then), updatedAt its last change by then; what history does not keep is null (lastSeenAt, lastScanAt, lastScanOutcome) or 0 (consecutiveScanFailures). A synthesized row has its values then. 404 for an asset that did not exist then (a synthesized row not seen yet); 410 for a time before the history's horizon (service.history.retention-days), which the problem's detail names.
      */
     get: operations["getAsset"];
   };
@@ -385,6 +385,13 @@ export interface paths {
      */
     post: operations["reactivateAsset"];
   };
+  "/api/v1/assets/{assetId}/history": {
+    /**
+     * What changed on one asset, newest first
+     * @description Every change of the asset over time, newest first: each source's value of each fact reported first, changed or gone (FACT: field, oldValue, newValue, source), its status transitions (STATUS: oldValue and newValue are statuses; `source` for a read that changed it, `actor` for a lifecycle action or the aging sweep), and its relationships becoming active (RELATIONSHIP_ADDED, again after a retirement: restored) or inactive (RELATIONSHIP_RETIRED: retired by a complete read, or made inactive by a decommissioning), with the other end. For a synthesized row (a package, service or interface) the changes of its values (a package's version). Filtered by field (fact fields such as hostname or custom.<key>, row values such as version, `status`, or relationship types) and by time ([from, to)). Kept for service.history.retention-days. The prev, next and last links carry a cursor.
+     */
+    get: operations["getAssetHistory"];
+  };
   "/api/v1/relationships": {
     /**
      * Relationships between assets
@@ -402,9 +409,16 @@ export interface paths {
   "/api/v1/topology/{assetId}/neighbors": {
     /**
      * The graph around one asset
-     * @description Assets within `depth` hops over active relationships, nearest first, at most `nodeLimit` assets with the root (then truncated is true and the farthest are left out); the active relationships between them (`edges`); and the port-to-port links between them (`interfaceLinks`: interface connections found by LLDP/CDP or switch forwarding tables). With `followInterfaceLinks=true` a port-to-port link is also a hop, so that the neighbourhood of a switch holds the hosts cabled to it. The id may be a synthesized row's (a package, process, service or interface): the row is then the root, its host one hop away by the link of its parent block, and the host's neighbourhood one hop less deep.
+     * @description Assets within `depth` hops over active relationships, nearest first, at most `nodeLimit` assets with the root (then truncated is true and the farthest are left out); the active relationships between them (`edges`); and the port-to-port links between them (`interfaceLinks`: interface connections found by LLDP/CDP or switch forwarding tables). With `followInterfaceLinks=true` a port-to-port link is also a hop, so that the neighbourhood of a switch holds the hosts cabled to it. The id may be a synthesized row's (a package, process, service or interface): the row is then the root, its host one hop away by the link of its parent block, and the host's neighbourhood one hop less deep. With `at`, the neighbourhood as it was then: the relationships active then, each asset's name, type and status then, no port-to-port links (history does not keep them, so followInterfaceLinks is refused with it); 404 for an asset that did not exist then, 410 before the history's horizon.
      */
     get: operations["getTopologyNeighbors"];
+  };
+  "/api/v1/topology/{assetId}/changes": {
+    /**
+     * What changed around one asset between two times
+     * @description The neighbourhood of the asset (as GET /api/v1/topology/{assetId}/neighbors gives it, as of each time) at `from` and at `to`, compared: the assets that appeared in it, disappeared from it, or changed (with the fields whose values differ: fact fields, custom.<key>, status), and the relationships that appeared or disappeared. Assets are named as they were at `to` (at `from` for one that disappeared). 404 for an asset that existed at neither time, 410 for a time before the history's horizon.
+     */
+    get: operations["getTopologyChanges"];
   };
   "/api/v1/insights": {
     /**
@@ -1675,6 +1689,64 @@ export interface components {
           confidence: number;
         })[];
     };
+    AssetHistoryEntry: {
+      /**
+       * Format: date-time
+       * @description When the service recorded the change (to the millisecond).
+       * @example 2026-11-20T14:03:11.512Z
+       */
+      changedAt: string;
+      /** @enum {string} */
+      kind: "FACT" | "STATUS" | "RELATIONSHIP_ADDED" | "RELATIONSHIP_RETIRED";
+      /**
+       * @description The fact or row value (hostname, custom.owner, version), status, or the relationship type.
+       * @example hostname
+       */
+      field: string;
+      /**
+       * @description The value before (null: first reported; for a status, the previous one). Null for a relationship.
+       * @example web-01
+       */
+      oldValue: unknown;
+      /**
+       * @description The value after (null: gone). Null for a relationship.
+       * @example web-01.example.com
+       */
+      newValue: unknown;
+      /**
+       * @description The source whose report or read made the change, as the store that keeps it names it: a fact's source as in provenance (ssh, vcenter, import:<name>), a row's as on the row, and for a status or relationship the writer of the graph (the import's source name, or discovery).
+       * @example ssh
+       */
+      source: string | null;
+      /** @description Who made a status or relationship change that no source's read made (a lifecycle action, the aging sweep). */
+      actor: ({
+        /** @enum {string} */
+        kind: "USER" | "INTEGRATION_KEY" | "SCANNER" | "ANONYMOUS" | "SYSTEM";
+        /** @example alice */
+        name: string;
+      }) | null;
+      relationship: ({
+        /** @example 5:4f1c2e7a-9b3d-4e8f-a0b1-c2d3e4f5a6b7:1182 */
+        id: string;
+        type: components["schemas"]["RelationshipType"];
+        /**
+         * @description OUTGOING when this asset is the relationship's source.
+         * @enum {string}
+         */
+        direction: "OUTGOING" | "INCOMING";
+        otherAsset: ({
+          /**
+           * Format: uuid
+           * @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01
+           */
+          id: string;
+          /** @example esx-01 */
+          displayName: string | null;
+          /** @example HYPERVISOR */
+          assetType: string | null;
+        }) | null;
+      }) | null;
+    };
     Relationship: {
       /** @example 5:4f1c2e7a-9b3d-4e8f-a0b1-c2d3e4f5a6b7:1182 */
       id: string;
@@ -1741,6 +1813,59 @@ export interface components {
        * @example 1
        */
       depth: number;
+    };
+    TopologyChanges: {
+      /**
+       * Format: uuid
+       * @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01
+       */
+      root: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-20T00:00:00.000Z
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-27T00:00:00.000Z
+       */
+      to: string;
+      /** @example 2 */
+      depth: number;
+      assets: ({
+          /** @example 0b9d6c1e-5f0e-4c8e-9a41-2f7c3d8e1a10 */
+          id: string;
+          /** @example web-01 */
+          displayName: string;
+          /** @example VM */
+          assetType: string;
+          /** @example HOST */
+          assetCategory: string;
+          /** @enum {string} */
+          change: "APPEARED" | "DISAPPEARED" | "CHANGED";
+          /**
+           * @description CHANGED: the fields whose values differ.
+           * @example [
+           *   "hostname",
+           *   "status"
+           * ]
+           */
+          changedFields: string[];
+        })[];
+      edges: ({
+          /** @example 5:4f1c2e7a-9b3d-4e8f-a0b1-c2d3e4f5a6b7:1182 */
+          id: string;
+          /** @example HOSTS_VM */
+          type: string;
+          /** @example 5c1f0a77-2d3e-4b6a-8f10-9e2d4c6b8a01 */
+          source: string;
+          /** @example 0b9d6c1e-5f0e-4c8e-9a41-2f7c3d8e1a10 */
+          target: string;
+          /** @enum {string} */
+          change: "APPEARED" | "DISAPPEARED";
+        })[];
+      /** @description Either neighbourhood was cut at nodeLimit. */
+      truncated: boolean;
     };
     Topology: {
       root: components["schemas"]["TopologyNode"];
@@ -3927,6 +4052,14 @@ export interface components {
         };
       };
     };
+    /** @description A page of an asset's history. */
+    AssetHistoryPage: {
+      content: {
+        "application/json": components["schemas"]["PageEnvelope"] & {
+          data: components["schemas"]["AssetHistoryEntry"][];
+        };
+      };
+    };
     /** @description A page of relationships. */
     RelationshipPage: {
       content: {
@@ -3996,6 +4129,11 @@ export interface components {
      * @example eyJhZnRlciI6WyJ3ZWItMDEiXX0
      */
     Cursor?: string;
+    /**
+     * @description Answer as of this time (history), instead of now.
+     * @example 2026-11-20T14:00:00Z
+     */
+    At?: string;
     /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
     AssetId: string;
     /**
@@ -5393,10 +5531,13 @@ export interface operations {
   };
   /**
    * One asset
-   * @description One asset with every field, its parent, and its scan outcome; a synthesized row (software package, process, service, interface) by its sub-record id.
+   * @description One asset with every field, its parent, and its scan outcome; a synthesized row (software package, process, service, interface) by its sub-record id. With `at`, the asset as it was then: each field as its sources' facts then resolve (by today's precedence), its status and parent then (by the relationships active then), updatedAt its last change by then; what history does not keep is null (lastSeenAt, lastScanAt, lastScanOutcome) or 0 (consecutiveScanFailures). A synthesized row has its values then. 404 for an asset that did not exist then (a synthesized row not seen yet); 410 for a time before the history's horizon (service.history.retention-days), which the problem's detail names.
    */
   getAsset: {
     parameters: {
+      query?: {
+        at?: components["parameters"]["At"];
+      };
       path: {
         assetId: components["parameters"]["AssetId"];
       };
@@ -5414,6 +5555,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      410: components["responses"]["Gone"];
     };
   };
   /**
@@ -5546,6 +5688,47 @@ export interface operations {
     };
   };
   /**
+   * What changed on one asset, newest first
+   * @description Every change of the asset over time, newest first: each source's value of each fact reported first, changed or gone (FACT: field, oldValue, newValue, source), its status transitions (STATUS: oldValue and newValue are statuses; `source` for a read that changed it, `actor` for a lifecycle action or the aging sweep), and its relationships becoming active (RELATIONSHIP_ADDED, again after a retirement: restored) or inactive (RELATIONSHIP_RETIRED: retired by a complete read, or made inactive by a decommissioning), with the other end. For a synthesized row (a package, service or interface) the changes of its values (a package's version). Filtered by field (fact fields such as hostname or custom.<key>, row values such as version, `status`, or relationship types) and by time ([from, to)). Kept for service.history.retention-days. The prev, next and last links carry a cursor.
+   */
+  getAssetHistory: {
+    parameters: {
+      query?: {
+        /**
+         * @description Comma-separated fields: fact fields, row values, status, or relationship types.
+         * @example [
+         *   "hostname",
+         *   "status"
+         * ]
+         */
+        field?: string[];
+        /**
+         * @description Changes at or after this time.
+         * @example 2026-11-01T00:00:00Z
+         */
+        from?: string;
+        /**
+         * @description Changes before this time.
+         * @example 2026-11-28T00:00:00Z
+         */
+        to?: string;
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+        cursor?: components["parameters"]["Cursor"];
+      };
+      path: {
+        assetId: components["parameters"]["AssetId"];
+      };
+    };
+    responses: {
+      200: components["responses"]["AssetHistoryPage"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
    * Relationships between assets
    * @description Graph relationships (synthesized rows reach their host through their parent block instead), ordered by relationship type (in the order of the RelationshipType enum), then id. The prev, next and last links carry a cursor: a client that follows next reads each page by a seek, and sees every relationship that stayed in the list exactly once.
    */
@@ -5660,7 +5843,7 @@ export interface operations {
   };
   /**
    * The graph around one asset
-   * @description Assets within `depth` hops over active relationships, nearest first, at most `nodeLimit` assets with the root (then truncated is true and the farthest are left out); the active relationships between them (`edges`); and the port-to-port links between them (`interfaceLinks`: interface connections found by LLDP/CDP or switch forwarding tables). With `followInterfaceLinks=true` a port-to-port link is also a hop, so that the neighbourhood of a switch holds the hosts cabled to it. The id may be a synthesized row's (a package, process, service or interface): the row is then the root, its host one hop away by the link of its parent block, and the host's neighbourhood one hop less deep.
+   * @description Assets within `depth` hops over active relationships, nearest first, at most `nodeLimit` assets with the root (then truncated is true and the farthest are left out); the active relationships between them (`edges`); and the port-to-port links between them (`interfaceLinks`: interface connections found by LLDP/CDP or switch forwarding tables). With `followInterfaceLinks=true` a port-to-port link is also a hop, so that the neighbourhood of a switch holds the hosts cabled to it. The id may be a synthesized row's (a package, process, service or interface): the row is then the root, its host one hop away by the link of its parent block, and the host's neighbourhood one hop less deep. With `at`, the neighbourhood as it was then: the relationships active then, each asset's name, type and status then, no port-to-port links (history does not keep them, so followInterfaceLinks is refused with it); 404 for an asset that did not exist then, 410 before the history's horizon.
    */
   getTopologyNeighbors: {
     parameters: {
@@ -5680,6 +5863,7 @@ export interface operations {
          * @example 500
          */
         nodeLimit?: number;
+        at?: components["parameters"]["At"];
       };
       path: {
         /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
@@ -5699,6 +5883,56 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      410: components["responses"]["Gone"];
+    };
+  };
+  /**
+   * What changed around one asset between two times
+   * @description The neighbourhood of the asset (as GET /api/v1/topology/{assetId}/neighbors gives it, as of each time) at `from` and at `to`, compared: the assets that appeared in it, disappeared from it, or changed (with the fields whose values differ: fact fields, custom.<key>, status), and the relationships that appeared or disappeared. Assets are named as they were at `to` (at `from` for one that disappeared). 404 for an asset that existed at neither time, 410 for a time before the history's horizon.
+   */
+  getTopologyChanges: {
+    parameters: {
+      query: {
+        /**
+         * @description Relationship hops.
+         * @example 2
+         */
+        depth?: number;
+        /**
+         * @description The most assets in each neighbourhood, the root included.
+         * @example 500
+         */
+        nodeLimit?: number;
+        /**
+         * @description The earlier time.
+         * @example 2026-11-20T00:00:00Z
+         */
+        from: string;
+        /**
+         * @description The later time; now if left out.
+         * @example 2026-11-27T00:00:00Z
+         */
+        to?: string;
+      };
+      path: {
+        /** @example 5b0e1c7a-3f4d-4e2a-9c61-2d8f0a7b9e13 */
+        assetId: string;
+      };
+    };
+    responses: {
+      /** @description What changed. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["TopologyChanges"];
+          };
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      410: components["responses"]["Gone"];
     };
   };
   /**
@@ -6197,7 +6431,7 @@ export interface operations {
                * @example 2026-11-20T14:03:11.512Z
                */
               finishedAt: string;
-              /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved, assetNamesRemoved, unwrittenAssetsRemoved, retiredRelationshipsPurged; aging-sweep: movedToStale, movedToInactive, assetsWithFactsDropped; row-count-compaction: changesFolded. */
+              /** @description retention-sweep: packagesRemoved, servicesRemoved, orphanRowsRemoved, assetNamesRemoved, unwrittenAssetsRemoved, retiredRelationshipsPurged, historyEntriesRemoved; aging-sweep: movedToStale, movedToInactive, assetsWithFactsDropped; row-count-compaction: changesFolded. */
               summary: {
                 [key: string]: number;
               };

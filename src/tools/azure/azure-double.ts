@@ -4,6 +4,7 @@
 // - Entra ID: the OpenID Connect metadata document (/{tenant}/v2.0/.well-known/openid-configuration)
 //   and the client credentials grant (POST /{tenant}/oauth2/v2.0/token, a form with client_id,
 //   client_secret, scope and grant_type), answered as the Microsoft identity platform documents it
+//   (the access token a JWT for the scope's resource, which azurite's blob service accepts)
 //   (learn.microsoft.com/entra/identity-platform/v2-oauth2-client-creds-grant-flow: the token
 //   response, and the error response with AADSTS7000215 for a wrong secret, AADSTS700016 for an
 //   unknown client).
@@ -15,7 +16,7 @@
 //   azure-resource-manager/management/request-limits-and-throttling).
 // The list items are the azure-rest-api-specs examples of test/fixtures/azure/ (each names its file):
 // a test puts them, with documented ids substituted, at their list paths.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -136,7 +137,8 @@ export class AzureDouble {
         msgraph_host: 'graph.microsoft.com',
       });
     }
-    if (req.method === 'POST' && /^\/[^/]+\/oauth2\/v2\.0\/token$/.test(pathname)) return this.token(new URLSearchParams(body), res);
+    const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(pathname);
+    if (req.method === 'POST' && token) return this.token(token[1] as string, new URLSearchParams(body), res);
     this.count(pathname);
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!bearer || !this.tokens.has(bearer)) {
@@ -164,8 +166,13 @@ export class AzureDouble {
     this.send(res, 200, { value: page, ...(next ? { nextLink: next.toString() } : {}) });
   }
 
-  /** The client credentials grant: a token for a known client with its secret, else Entra ID's error. */
-  private token(form: URLSearchParams, res: import('node:http').ServerResponse): void {
+  /**
+   * The client credentials grant: a token for a known client with its secret, else Entra ID's error.
+   * The token is a JWT with the claims a resource checks (audience: the scope's resource; issuer:
+   * the tenant's v1 issuer, as Entra ID gives tokens for Azure Storage; lifetime), as azurite
+   * checks them; its signature is random (azurite does not verify one, and the double knows its tokens).
+   */
+  private token(tenant: string, form: URLSearchParams, res: import('node:http').ServerResponse): void {
     this.count('token');
     const clientId = form.get('client_id') ?? '';
     const secret = this.options.clients[clientId];
@@ -174,7 +181,10 @@ export class AzureDouble {
     if (form.get('grant_type') !== 'client_credentials') return this.send(res, 400, { error: 'unsupported_grant_type', error_description: 'AADSTS70003: The app requested an unsupported grant type.' });
     if (secret === undefined) return error(700016, `AADSTS700016: Application with identifier '${clientId}' was not found in the directory.`);
     if (form.get('client_secret') !== secret) return error(7000215, "AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app.");
-    const token = randomUUID();
+    const now = Math.floor(Date.now() / 1000);
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const claims = { aud: (form.get('scope') ?? '').replace(/\/\.default$/, ''), iss: `https://sts.windows.net/${tenant}/`, iat: now, nbf: now, exp: now + 3599, appid: clientId, tid: tenant, ver: '1.0' };
+    const token = `${part({ typ: 'JWT', alg: 'RS256', kid: 'double' })}.${part(claims)}.${randomBytes(64).toString('base64url')}`;
     this.tokens.add(token);
     this.send(res, 200, { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token });
   }

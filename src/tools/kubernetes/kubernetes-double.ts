@@ -3,8 +3,10 @@
 // /api/v1/namespaces/{name}, /api/v1/services, /apis/networking.k8s.io/v1/ingresses), list
 // pagination with limit and continue as the API server does it (metadata.continue while more remain,
 // remainingItemCount), and Status objects for 401, 403, 404 and 410 as the API server returns them.
-// Its objects are the published examples of test/fixtures/kubernetes/. It checks the bearer token.
+// Its objects are the published examples of test/fixtures/kubernetes/, each with a UID where its
+// example shows none (the API server gives every object one at creation). It checks the bearer token.
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
@@ -14,6 +16,8 @@ import { fromProjectRoot } from '../../platform/project-root.js';
 type KubeObject = Record<string, any>;
 const FIXTURES = fromProjectRoot('test', 'fixtures', 'kubernetes');
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
+/** A fixture's objects as the API server holds them: each given a UID at creation where its example shows none. */
+const created = (name: string): KubeObject[] => (fixture(name).items as KubeObject[]).map((o) => ({ ...o, metadata: { uid: randomUUID(), ...o.metadata } }));
 
 export const KUBERNETES_LIST_PATHS = {
   nodes: '/api/v1/nodes',
@@ -39,8 +43,7 @@ export function certificate(): { key: string; cert: string } {
 export class KubernetesDouble {
   /** What it holds, by list: the fixtures' objects, changed by a test. */
   readonly objects: Record<ListName, KubeObject[]> = {
-    nodes: fixture('nodes').items, pods: fixture('pods').items, namespaces: fixture('namespaces').items,
-    services: fixture('services').items, ingresses: fixture('ingresses').items,
+    nodes: created('nodes'), pods: created('pods'), namespaces: created('namespaces'), services: created('services'), ingresses: created('ingresses'),
   };
   private readonly statuses = fixture('statuses');
   /** Requests answered, by path. */
@@ -64,15 +67,15 @@ export class KubernetesDouble {
     this.objects.nodes = Array.from({ length: nodes }, (_, i) => {
       const copy = structuredClone(node);
       copy.metadata.name = `kube-worker-${i + 1}`;
-      copy.metadata.uid = `8e2b1f5c-7a43-4b0e-9d6c-${hex(i, 12)}`;
+      copy.metadata.uid = `98efe7cb-2978-4a0b-842a-${hex(i, 12)}`;
       copy.status.addresses = [{ type: 'InternalIP', address: `10.${(i >> 8) & 255}.${i & 255}.10` }, { type: 'Hostname', address: copy.metadata.name }];
       copy.status.nodeInfo.systemUUID = `aa829ca9-73d7-064d-9019-${hex(i, 12)}`;
       return copy;
     });
     this.objects.pods = Array.from({ length: pods }, (_, i) => {
       const copy = structuredClone(pod);
-      copy.metadata.name = `nginx-deployment-7fb96c846b-${hex(i, 5)}`;
-      copy.metadata.uid = `ae7e8dde-b17e-4cda-9e2e-${hex(i, 12)}`;
+      copy.metadata.name = `nginx-deployment-67d4bdd6f5-${hex(i, 5)}`;
+      copy.metadata.uid = `a6501da1-0447-4262-98eb-${hex(i, 12)}`;
       copy.spec.nodeName = `kube-worker-${(i % nodes) + 1}`;
       copy.status.podIP = `10.244.${(i >> 8) & 255}.${i & 255}`;
       copy.status.containerStatuses[0].containerID = `containerd://${hex(i, 8)}${'5403af59a2b46ee5a23fb0ae4b1e077f7ca5c5fb7af16e1ab21c00e0'}`;

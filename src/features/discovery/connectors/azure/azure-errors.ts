@@ -39,22 +39,22 @@ export const AZURE_ERRORS = {
     },
   },
   AZURE_ACCESS_DENIED: {
-    description: 'Azure Resource Manager refused a read (AuthorizationFailed, HTTP 403): what that part holds was not read, and nothing of it is retired.',
+    description: "Azure Resource Manager or a storage account's blob service refused a read (HTTP 403: AuthorizationFailed, AuthorizationPermissionMismatch): what that part holds was not read, and nothing of it is retired.",
     explanation: {
       summary: "Azure refused some reads to the service principal: those parts were not read, and none of their resources were retired.",
       causes: [
-        'The role assigned lacks an action of the least-privilege role (docs/discovery.md), for example Microsoft.Sql/servers/read.',
-        'A deny assignment or a role assigned only on some resource groups hides the rest.',
+        'The role assigned lacks an action of the least-privilege role (docs/discovery.md), for example Microsoft.Sql/servers/read, or a storage account\'s containers were read without the Storage Blob Data Reader role.',
+        "A deny assignment or a role assigned only on some resource groups hides the rest, or a storage account's firewall does not admit the worker's address (AuthorizationFailure).",
       ],
       actions: [
-        "Read the action and scope in the run's error, and assign the Reader role (or the custom role of docs/discovery.md) at the subscription scope.",
+        "Read the action and scope in the run's error, and assign the Reader role (or the custom role of docs/discovery.md) at the subscription scope, and Storage Blob Data Reader for the blob containers.",
         'Look for a deny assignment on that scope (Access control (IAM) > Deny assignments) and exempt the service principal from it.',
       ],
       confidence: 'HIGH',
     },
   },
   AZURE_THROTTLED: {
-    description: "Azure Resource Manager kept answering 429 (Too Many Requests) after the SDK's retries, each after the Retry-After it gave: that part was not read, and nothing of it is retired.",
+    description: "Azure Resource Manager kept answering 429 (Too Many Requests) after the SDK's retries, each after the Retry-After it gave (a storage account's blob service: 503 ServerBusy): that part was not read, and nothing of it is retired.",
     explanation: {
       summary: 'Azure throttled some reads beyond the retries: those parts were not read, and none of their resources were retired.',
       causes: [
@@ -121,6 +121,7 @@ export function classifyAzureError(error: unknown): { code: AzureErrorCode; deta
   const detail = `${e.code ?? e.name ?? 'Error'}${e.statusCode ? ` (HTTP ${e.statusCode})` : ''}: ${first}`;
   if (e.statusCode === 401) return { code: 'AZURE_AUTH_FAILED', detail };
   if (e.statusCode === 403) return { code: 'AZURE_ACCESS_DENIED', detail };
-  if (e.statusCode === 429) return { code: 'AZURE_THROTTLED', detail };
+  // Resource Manager throttles with 429, a storage account's blob service with 503 ServerBusy.
+  if (e.statusCode === 429 || (e.statusCode === 503 && e.code === 'ServerBusy')) return { code: 'AZURE_THROTTLED', detail };
   return { code: 'AZURE_API_ERROR', detail };
 }

@@ -1,7 +1,8 @@
 // What the Azure connector read of one tenant as an estate, as pure functions, with the spec's types
 // and parent rules: each subscription (CLOUD_ACCOUNT, a root) CONTAINS its locations (CLOUD_REGION)
 // and its resource groups and deployments (CLOUD_STACK: they span locations); a location CONTAINS
-// the storage accounts and blob containers (CLOUD_STORAGE), SQL servers and databases
+// the storage accounts and blob containers (CLOUD_STORAGE; the containers read from each account's
+// blob service, a part of their own), SQL servers and databases
 // (CLOUD_DATABASE), load balancers (CLOUD_LOAD_BALANCER), virtual machines (VM) and virtual
 // networks (NETWORK) in it, or their subscription where the locations were not read. A virtual
 // network CONTAINS its subnets (NETWORK) and a subnet the VMs with an interface in it; a storage
@@ -20,7 +21,8 @@ import type { VirtualMachine } from '@azure/arm-compute';
 import type { LoadBalancer, NetworkInterface, VirtualNetwork } from '@azure/arm-network';
 import type { ResourceGroup } from '@azure/arm-resources';
 import type { Database, Server } from '@azure/arm-sql';
-import type { ListContainerItem, StorageAccount } from '@azure/arm-storage';
+import type { StorageAccount } from '@azure/arm-storage';
+import type { ContainerItem } from '@azure/storage-blob';
 import type { RelationshipType } from '../../../inventory/relationship-types.js';
 import type { EstateAsset, EstateObservation } from '../../host-observation.js';
 import { cleanText } from '../../untrusted-text.js';
@@ -34,8 +36,8 @@ export interface SubscriptionResources {
   networkInterfaces: NetworkInterface[];
   loadBalancers: LoadBalancer[];
   storageAccounts: StorageAccount[];
-  /** Each storage account's blob containers, by the account's id in lower case. */
-  blobContainers: Map<string, ListContainerItem[]>;
+  /** Each storage account's blob containers (its blob service's List Containers), by the account's id in lower case. */
+  blobContainers: Map<string, BlobContainer[]>;
   sqlServers: Server[];
   /** Each SQL server's databases, by the server's id in lower case. */
   sqlDatabases: Map<string, Database[]>;
@@ -43,6 +45,9 @@ export interface SubscriptionResources {
   /** Each resource group's deployments, by the group's id in lower case. */
   deployments: Map<string, Deployment[]>;
 }
+
+/** A blob container as the blob service lists it. */
+export type BlobContainer = ContainerItem;
 
 /** A deployment as Deployments_ListByResourceGroup gives it (the fields read). */
 export interface Deployment {
@@ -73,6 +78,8 @@ export const subscriptionsPart = (named: string[] | undefined) => (named ? `subs
 export const SUBSCRIPTION_SERVICES = ['locations', 'compute', 'network', 'storage', 'sql', 'resources'] as const;
 export type SubscriptionService = (typeof SUBSCRIPTION_SERVICES)[number];
 export const subscriptionPart = (service: SubscriptionService, subscriptionId: string) => `${service}:${subscriptionId.toLowerCase()}`;
+/** The part of a storage account's blob containers (read from its blob service), by the account's id. */
+export const blobPart = (accountId: string) => `blobs:${accountId.toLowerCase()}`;
 
 const str = (value: string | undefined | null): string | undefined => (value ? cleanText(value) : undefined);
 const iso = (date: Date | undefined) => (date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined);
@@ -186,9 +193,13 @@ export function toEstate(read: TenantRead): EstateObservation & { parts: { name:
       });
       place(k, sa.location);
       for (const c of res.blobContainers.get(k) ?? []) {
-        const ck = key(c.id);
-        if (!ck) continue;
-        asset(part('storage'), subscriptionId, { key: ck, assetType: 'CLOUD_STORAGE', displayName: `${str(sa.name) ?? ''}/${str(c.name) ?? ''}`, attributes: { service: 'storage', kind: 'blobContainer', region: str(sa.location), publicAccess: str(c.publicAccess), lastModifiedAt: iso(c.lastModifiedTime) } });
+        if (!c.name) continue;
+        // The container's resource id, as Resource Manager names it (container names are lower case).
+        const ck = `${k}/blobservices/default/containers/${c.name.toLowerCase()}`;
+        asset(blobPart(k), subscriptionId, {
+          key: ck, assetType: 'CLOUD_STORAGE', displayName: `${str(sa.name) ?? ''}/${str(c.name) ?? ''}`,
+          attributes: { service: 'storage', kind: 'blobContainer', region: str(sa.location), publicAccess: str(c.properties.publicAccess) ?? 'none', lastModifiedAt: iso(c.properties.lastModified) },
+        });
         relate('CONTAINS', home(sa.location), ck);
         relate('CONTAINS', k, ck);
       }

@@ -2,8 +2,10 @@
 // the service principal (@azure/identity's ClientSecretCredential, from Entra ID's token endpoint),
 // the subscriptions it sees, and in each (in parallel, at most subscriptionConcurrency at a time)
 // its locations, virtual machines, virtual networks, network interfaces and load balancers, storage
-// accounts and their blob containers, SQL servers and their databases, resource groups and their
-// deployments, each through its arm-* client. Every pager is followed to its end (nextLink).
+// accounts, SQL servers and their databases, resource groups and their deployments, each through its
+// arm-* client, and each storage account's blob containers through its blob service (the data plane,
+// @azure/storage-blob at the account's primaryEndpoints.blob, with the same credential's token for
+// Azure Storage). Every pager is followed to its end (nextLink, the blob service's marker).
 // Throttling (429 with Retry-After) is answered by the SDK's throttling retry policy, which waits
 // what Retry-After says, up to maxRetries. Each part (a service in a subscription) succeeds or fails
 // on its own: a failed part keeps what it read, records its error, and retires nothing.
@@ -17,12 +19,13 @@ import { SqlManagementClient } from '@azure/arm-sql';
 import { StorageManagementClient } from '@azure/arm-storage';
 import { createPipelineRequest, type PipelinePolicy } from '@azure/core-rest-pipeline';
 import { ClientSecretCredential } from '@azure/identity';
+import { BlobServiceClient, newPipeline, type Pipeline } from '@azure/storage-blob';
 import type { RevealedCredential } from '../../../credentials/credential-service.js';
 import type { RunError } from '../../run-record.js';
 import { classifyAzureError, type AzureErrorCode } from './azure-errors.js';
 import { eachBounded, PartedRead, StopRead } from '../parted-read.js';
 import { HandshakeFailure, presentedCertificate } from '../tls-peer.js';
-import { emptySubscription, SUBSCRIPTION_SERVICES, subscriptionPart, subscriptionsPart, type Deployment, type SubscriptionResources, type SubscriptionService, type TenantRead } from './azure-estate.js';
+import { blobPart, emptySubscription, SUBSCRIPTION_SERVICES, subscriptionPart, subscriptionsPart, type BlobContainer, type Deployment, type SubscriptionResources, type SubscriptionService, type TenantRead } from './azure-estate.js';
 
 export interface AzureEndpoints {
   /** Azure Resource Manager (https://management.azure.com). */
@@ -85,6 +88,9 @@ async function listDeployments(client: ResourceManagementClient, endpoint: strin
   return into;
 }
 
+/** Storage accounts of a subscription whose blob services are read at the same time. */
+const BLOB_ACCOUNT_CONCURRENCY = 4;
+
 /** A resource id's resource group name (ARM ids name it at /resourceGroups/<name>/). */
 const resourceGroupOf = (id: string | undefined) => /\/resourceGroups\/([^/]+)\//i.exec(id ?? '')?.[1];
 
@@ -123,6 +129,29 @@ class AzurePipeline {
     return { ...this.common(), endpoint, $host: endpoint, credentialScopes: scopes, credentials: { scopes } };
   }
 
+  /**
+   * A blob service client's pipeline: its own retry policy (with the ARM policy's first delay), and
+   * a policy of ours that gives each request the agent and the time-out and counts it (the storage
+   * pipeline takes no agent option). The token is asked for Azure Storage (https://storage.azure.com/.default).
+   */
+  blob(credential: ClientSecretCredential): Pipeline {
+    const pipeline = newPipeline(credential, {
+      retryOptions: { maxTries: this.options.maxRetries + 1, retryDelayInMs: 1000, tryTimeoutInMs: this.options.requestTimeoutMs },
+      userAgentOptions: { userAgentPrefix: 'asset-inventory' },
+    });
+    pipeline.factories.push({
+      create: (next) => ({
+        sendRequest: (request) => {
+          this.calls++;
+          request.agent = this.agent;
+          request.timeout = this.options.requestTimeoutMs;
+          return next.sendRequest(request);
+        },
+      }),
+    });
+    return pipeline;
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -157,13 +186,7 @@ class TenantReader extends PartedRead<AzureErrorCode> {
         into.loadBalancers = await readAll(network.loadBalancers.listAll(), this.take);
       },
       storage: async () => {
-        const storage = new StorageManagementClient(this.credential, subscriptionId, arm);
-        into.storageAccounts = await readAll(storage.storageAccounts.list(), this.take);
-        for (const account of into.storageAccounts) {
-          const group = resourceGroupOf(account.id);
-          if (!group || !account.name || !account.id) continue;
-          into.blobContainers.set(account.id.toLowerCase(), await readAll(storage.blobContainers.list(group, account.name), this.take));
-        }
+        into.storageAccounts = await readAll(new StorageManagementClient(this.credential, subscriptionId, arm).storageAccounts.list(), this.take);
       },
       sql: async () => {
         const sql = new SqlManagementClient(this.credential, subscriptionId, arm);
@@ -184,6 +207,18 @@ class TenantReader extends PartedRead<AzureErrorCode> {
       },
     };
     for (const service of SUBSCRIPTION_SERVICES) await this.part(subscriptionPart(service, subscriptionId), `${service} of subscription ${subscriptionId}`, read[service]);
+    // Each account's containers through its blob service (the data plane), a part of its own: an
+    // account whose blob service refuses or fails keeps its containers and retires none of them.
+    const accounts = into.storageAccounts.filter((a) => a.id && a.name && a.primaryEndpoints?.blob);
+    await eachBounded(accounts, BLOB_ACCOUNT_CONCURRENCY, async (account) => {
+      const id = (account.id as string).toLowerCase();
+      await this.part(blobPart(id), `the blob containers of storage account ${account.name} (subscription ${subscriptionId})`, async () => {
+        const client = new BlobServiceClient(account.primaryEndpoints?.blob as string, this.pipeline.blob(this.credential));
+        const containers: BlobContainer[] = [];
+        for await (const page of client.listContainers().byPage()) this.take(page.containerItems, containers);
+        into.blobContainers.set(id, containers);
+      });
+    });
   }
 }
 
