@@ -55,7 +55,9 @@ export class HttpChunkLink implements ChunkLink {
 
   async end(_status: 'DONE' | 'CANCELLED', credentialsTried: string[]): Promise<void> {
     // The service knows whether the run stopped: it ends the chunk DONE or CANCELLED by its own state.
-    const report: ScannerReport = { attempt: this.chunk.attempt, results: [], ...(this.remembered.length ? { remembered: this.remembered } : {}), end: { credentialsTried } };
+    // Every result was reported by now, and the credentials remembered with it; what is left may name only the chunk's own addresses.
+    const remembered = this.remembered.filter((r) => this.addresses.has(r.address));
+    const report: ScannerReport = { attempt: this.chunk.attempt, results: [], ...(remembered.length ? { remembered } : {}), end: { credentialsTried } };
     const state: ReportState | undefined = await this.answer(() => this.client.report(this.chunk.id, report), 'end');
     if (state !== 'ENDED') this.logger.warn('the chunk was not ended by this scanner: its lease passed to another attempt', { runId: this.chunk.runId, chunk: this.chunk.seq, attempt: this.chunk.attempt, state: state ?? 'LOST' });
   }
