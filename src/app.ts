@@ -19,6 +19,8 @@ import { bodyDepthGuard, jsonBodies, utf8BodiesOnly } from './platform/http/requ
 const JSON_BODY_LIMIT = '1mb';
 // An import bundle of 50,000 assets with their relationships.
 const IMPORT_BODY_LIMIT = '64mb';
+// A remote scanner's report: the inventories of the hosts it scanned in the last second or so.
+const SCANNER_BODY_LIMIT = '16mb';
 
 export function buildApp(container: Container): Express {
   const { config, logger, apiDocument } = container;
@@ -42,6 +44,7 @@ export function buildApp(container: Container): Express {
   base.use(webAppRouter(config.contextPath));
   base.use(utf8BodiesOnly());
   base.use('/api/v1/import', jsonBodies(IMPORT_BODY_LIMIT));
+  base.use('/api/v1/scanner', jsonBodies(SCANNER_BODY_LIMIT));
   base.use(jsonBodies(JSON_BODY_LIMIT));
   // Who is calling is known before the validator runs; what they may do is checked right after
   // it matched the route (authorizationMiddleware), before it looks at the request; then text that

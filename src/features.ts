@@ -24,6 +24,7 @@ import { inventoryFeature } from './features/inventory/inventory-feature.js';
 import { maintenanceFeature } from './features/maintenance/maintenance-feature.js';
 import { metricsFeature } from './features/metrics/metrics-feature.js';
 import { relationshipsFeature } from './features/relationships/relationships-feature.js';
+import { scannersFeature } from './features/scanners/scanners-feature.js';
 import { schemaFeature } from './features/schema/schema-feature.js';
 import { searchFeature } from './features/search/search-feature.js';
 import { topologyFeature } from './features/topology/topology-feature.js';
@@ -45,6 +46,7 @@ export const FEATURES = [
   maintenanceFeature,
   exportsFeature,
   discoveryFeature,
+  scannersFeature,
   diagnosisFeature,
   alertsFeature,
   metricsFeature,

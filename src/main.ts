@@ -1,8 +1,31 @@
 // Entry point of the service: reads the settings, starts what the roles ask for, and stops
 // everything (local stores included) on SIGINT or SIGTERM.
-import { ConfigError, loadConfig } from './platform/config.js';
+import { ConfigError, loadConfig, type AppConfig } from './platform/config.js';
 import { createLogger } from './platform/logger.js';
+import { startScanner } from './features/scanners/remote-scanner.js';
+import type { Logger } from './platform/logger.js';
 import { startService } from './start-service.js';
+
+// Exit status of a scanner whose token the service refused: starting it again changes nothing.
+const SCANNER_REFUSED_EXIT = 3;
+
+/** The scanner role: no store to open; it runs until stopped, or until the service refuses its token. */
+function runScanner(config: AppConfig, logger: Logger): void {
+  const scanner = startScanner(config, logger);
+  scanner.done.then(
+    (outcome) => process.exit(outcome === 'REFUSED' ? SCANNER_REFUSED_EXIT : 0),
+    (error: unknown) => {
+      logger.error('the scanner stopped on an unexpected error', { error });
+      process.exit(1);
+    },
+  );
+  const stop = (signal: string) => {
+    logger.info('stopping', { signal });
+    void scanner.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
 
 async function main(): Promise<void> {
   let config;
@@ -14,6 +37,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
+  if (config.roles.includes('scanner')) {
+    runScanner(config, logger);
+    return;
+  }
   let service;
   try {
     service = await startService(config, logger);

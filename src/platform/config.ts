@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-export const PROCESS_ROLES = ['api', 'worker', 'scheduler', 'collector'] as const;
+export const PROCESS_ROLES = ['api', 'worker', 'scheduler', 'collector', 'scanner'] as const;
 export type ProcessRole = (typeof PROCESS_ROLES)[number];
 export const AI_PROVIDERS = ['rules', 'chat-completions'] as const;
 export const ALERT_FORMATS = ['slack', 'teams'] as const;
@@ -80,7 +80,7 @@ export const SETTINGS = {
       .string()
       .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
       .pipe(z.array(z.enum(PROCESS_ROLES)).min(1)),
-    'Comma-separated process roles: api (HTTP), worker (runs jobs), scheduler (creates recurring jobs), collector (receives NetFlow, IPFIX and sFlow).',
+    'Comma-separated process roles: api (HTTP), worker (runs jobs), scheduler (creates recurring jobs), collector (receives NetFlow, IPFIX and sFlow); or scanner alone (a remote scanner: no store, only service.scanner.url and .token).',
     { default: 'api,worker,scheduler,collector' },
   ),
   shutdownGraceMs: setting(
@@ -347,6 +347,34 @@ export const SETTINGS = {
   discoveryVcenterPageSize: setting('service.discovery.vcenter-page-size', int(10, 10_000), 'Objects per page of a vCenter PropertyCollector read (RetrievePropertiesEx maxObjects).', {
     default: 500,
   }),
+  scannerUrl: setting(
+    'service.scanner.url',
+    z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/[^?#\s]+$/, 'must be http(s)://host[:port][/context-path]')
+      .transform((v) => v.replace(/\/$/, ''))
+      .optional(),
+    'The scanner role only: the URL of the service (with its context path) that the scanner takes its chunks from and reports to; https anywhere but a lab.',
+  ),
+  scannerToken: setting(
+    'service.scanner.token',
+    z.string().trim().regex(/^svcs_[0-9A-Za-z]{38}$/, 'must be a scanner token (svcs_ and 38 letters or digits), as POST /api/v1/scanners answered it').optional(),
+    'The scanner role only: the scanner\'s token (svcs_), made by an administrator with POST /api/v1/scanners; it admits only the scanner operations.',
+    { secret: true },
+  ),
+  scannerWaitSeconds: setting(
+    'service.scanner.wait-seconds',
+    int(1, 30),
+    'The scanner role only: how long one claim waits at the service for a chunk of the scanner\'s group (a long poll) before it asks again.',
+    { default: 20 },
+  ),
+  scannerRetryMaxMs: setting(
+    'service.scanner.retry-max-ms',
+    int(100, 600_000),
+    'The scanner role only: the longest wait between two tries when the service cannot be reached or answers 5xx (the wait doubles from 1 s up to this).',
+    { default: 30_000 },
+  ),
   fdbMaxMacsPerAccessPort: setting(
     'service.topology.fdb-max-macs-per-access-port',
     int(1, 4096),
@@ -616,6 +644,13 @@ export function loadConfig({ env = {}, overrides = {}, file = configFilePath(env
       throw new ConfigError(`Invalid setting ${s.key} (environment variable ${s.env})${shown}: ${reason}`);
     }
     config[name] = result.data;
+  }
+  const roles = config.roles as ProcessRole[];
+  if (roles.includes('scanner') && roles.length > 1) {
+    throw new ConfigError(`The scanner role runs alone (setting service.roles, environment variable SERVICE_ROLES): a scanner holds no store, the other roles do (got ${roles.join(',')})`);
+  }
+  if (roles.includes('scanner') && (!config.scannerUrl || !config.scannerToken)) {
+    throw new ConfigError('The scanner role needs service.scanner.url (SERVICE_SCANNER_URL) and service.scanner.token (SERVICE_SCANNER_TOKEN)');
   }
   if (config.aiProvider === 'chat-completions' && (!config.aiBaseUrl || !config.aiModel)) {
     throw new ConfigError('The chat-completions provider (setting service.ai.provider) needs service.ai.base-url (SERVICE_AI_BASE_URL) and service.ai.model (SERVICE_AI_MODEL)');

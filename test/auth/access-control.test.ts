@@ -7,7 +7,8 @@ import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/pr
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 type Role = 'ADMINISTRATOR' | 'DISCOVERY_ADMIN' | 'API_USER' | 'ANALYST' | 'VIEWER';
-type Rule = 'PUBLIC' | 'SIGNED_IN' | Role[];
+// SCANNER: the operations of remote scanners, which only a scanner token (svcs_) may call: none of the holders below.
+type Rule = 'PUBLIC' | 'SIGNED_IN' | 'SCANNER' | Role[];
 
 // The access rules of docs/interface.md (decision 3) and of the issue, written out here independently of
 // api.yaml; the first test checks that api.yaml has no operation this table does not cover.
@@ -36,6 +37,13 @@ const RULES: Record<string, Rule> = {
   createIntegrationKey: ADMIN,
   revokeIntegrationKey: ADMIN,
   listAuditEvents: ADMIN,
+  listScanners: ADMIN,
+  createScanner: ADMIN,
+  revokeScanner: ADMIN,
+  claimScannerChunk: 'SCANNER',
+  reportScannerChunk: 'SCANNER',
+  pinScannerHostKey: 'SCANNER',
+  countScannerChunkHost: 'SCANNER',
   listAuditActions: ADMIN,
   listCredentialKinds: DISCOVERY,
   listCredentials: DISCOVERY,
@@ -131,6 +139,7 @@ function operations(): Operation[] {
 }
 
 function admitted(rule: Rule, holds: Role[] | 'ALL'): boolean {
+  if (rule === 'SCANNER') return false;
   if (rule === 'PUBLIC' || rule === 'SIGNED_IN' || holds === 'ALL') return true;
   return rule.some((r) => holds.includes(r));
 }

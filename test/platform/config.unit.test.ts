@@ -9,6 +9,8 @@ function settingsFile(text: string): string {
   return file;
 }
 
+const SCANNER_TOKEN = `svcs_${'A'.repeat(38)}`;
+
 describe('configuration', () => {
   it('has the documented defaults, under the spec names', () => {
     const config = loadConfig({ file: false });
@@ -53,6 +55,11 @@ describe('configuration', () => {
     [{ SERVICE_AI_PROVIDER: 'chat-completions', SERVICE_AI_BASE_URL: 'http://localhost:11434/v1' }, /service\.ai\.model \(SERVICE_AI_MODEL\)/],
     [{ SERVICE_ALERTS_WEBHOOK_FORMAT: 'discord' }, /service\.alerts\.webhook-format/],
     [{ SERVICE_PUBLIC_URL: 'https://inventory.example.com/inventory' }, /service\.public-url.*without a path/],
+    [{ SERVICE_ROLES: 'scanner,worker', SERVICE_SCANNER_URL: 'https://inventory.example.com', SERVICE_SCANNER_TOKEN: SCANNER_TOKEN }, /scanner role runs alone.*SERVICE_ROLES/],
+    [{ SERVICE_ROLES: 'scanner', SERVICE_SCANNER_TOKEN: SCANNER_TOKEN }, /service\.scanner\.url \(SERVICE_SCANNER_URL\)/],
+    [{ SERVICE_ROLES: 'scanner', SERVICE_SCANNER_URL: 'https://inventory.example.com' }, /service\.scanner\.token \(SERVICE_SCANNER_TOKEN\)/],
+    [{ SERVICE_SCANNER_URL: 'inventory.example.com' }, /service\.scanner\.url.*http\(s\)/],
+    [{ SERVICE_SCANNER_TOKEN: 'svcm_notascannertoken' }, /service\.scanner\.token \(environment variable SERVICE_SCANNER_TOKEN\): must be a scanner token/],
   ])('refuses %j with a message naming the setting', (env, message) => {
     expect(() => loadConfig({ env, file: false })).toThrow(message);
   });
@@ -63,6 +70,11 @@ describe('configuration', () => {
       file: false,
     });
     expect(config).toMatchObject({ aiProvider: 'chat-completions', aiBaseUrl: 'http://localhost:11434/v1', aiModel: 'llama3.1', publicUrl: 'https://inventory.example.com' });
+  });
+
+  it('takes the scanner role alone with the service\'s URL (without its trailing slash) and a scanner token', () => {
+    const config = loadConfig({ env: { SERVICE_ROLES: 'scanner', SERVICE_SCANNER_URL: 'https://inventory.example.com/inventory/', SERVICE_SCANNER_TOKEN: SCANNER_TOKEN }, file: false });
+    expect(config).toMatchObject({ roles: ['scanner'], scannerUrl: 'https://inventory.example.com/inventory', scannerToken: SCANNER_TOKEN, scannerWaitSeconds: 20, scannerRetryMaxMs: 30_000 });
   });
 
   it('never repeats the value of a secret setting in its error', () => {

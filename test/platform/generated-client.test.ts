@@ -68,6 +68,9 @@ describe('a client generated from api.yaml', () => {
 
     expect(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'FAILED']).toContain(report.runStatus);
     expect(report.runs).toEqual(['CANCELLED', report.runStatus].sort());
+    // The scanner's chunk: its one address, pinned at first sight, first counted, ended; the run loaded; the scanner revoked.
+    expect(report.scanner).toBe('192.0.2.50 null 0 ENDED COMPLETED REVOKED');
+    expect(report.scanners).toEqual(['gc-scanner gc-branch gc-1 1']);
     expect(report.reactivated).toBe('ACTIVE');
     // From the instant the import made the VM (its edge to the hypervisor written just after) to now:
     // the hypervisor appeared; the VM, decommissioned and reactivated since, is as it was.

@@ -12,7 +12,7 @@ import path from 'node:path';
  * Slowest first, by their wall times run two at a time (--maxWorkers=2) on the 2-core machine
  * beside other runs, 2026-11-28 (waits for a lab lock left out): SSH 132-254 s, CONTAINERS
  * 160-196 s, LIBVIRT 107-177 s, FINGERPRINT about 117 s, the worker-crash test's spawned workers
- * 105-124 s, DHCP 109-124 s, DNS 109-117 s, LDAP about 61 s, the web UI's lab scans about 70 s each.
+ * 105-124 s, the remote scanner's processes on a lab network 116-200 s, DHCP 109-124 s, DNS 109-117 s, LDAP about 61 s, the web UI's lab scans about 70 s each.
  */
 const SLOW_FILES = [
   'test/discovery/ssh-discovery.test.ts',
@@ -20,6 +20,7 @@ const SLOW_FILES = [
   'test/discovery/libvirt-discovery.test.ts',
   'test/discovery/fingerprint-discovery.test.ts',
   'test/discovery/worker-crash.test.ts',
+  'test/scanners/remote-scanner.test.ts',
   'test/discovery/dhcp-discovery.test.ts',
   'test/discovery/dns-discovery.test.ts',
   'test/web/web-ui-lab.test.ts',

@@ -1,7 +1,8 @@
-// User API tokens and integration keys: created (the secret shown once), listed, revoked.
+// User API tokens, integration keys and scanner tokens: created (the secret shown once), listed, revoked.
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors.js';
-import { generateToken, hashToken, INTEGRATION_KEY_PREFIX, tokenHint, USER_TOKEN_PREFIX } from './api-token.js';
+import type { Knex } from 'knex';
+import { generateToken, hashToken, INTEGRATION_KEY_PREFIX, SCANNER_TOKEN_PREFIX, tokenHint, USER_TOKEN_PREFIX, type TokenPrefix } from './api-token.js';
 import type { ApiTokenStore, TokenKind, TokenRecord } from './api-token-store.js';
 import type { Actor, AuditLog } from './audit-log.js';
 import type { TokenLookupCache } from './token-lookup-cache.js';
@@ -41,7 +42,12 @@ function toTokenView(record: TokenRecord, now: number): TokenView {
   };
 }
 
-const AUDIT_TARGET: Record<TokenKind, string> = { USER_TOKEN: 'USER_TOKEN', INTEGRATION_KEY: 'INTEGRATION_KEY' };
+/** Per kind: its prefix, its audit events' action prefix and target kind, and its name in messages. */
+const KIND: Record<TokenKind, { prefix: TokenPrefix; action: string; target: string; noun: string }> = {
+  USER_TOKEN: { prefix: USER_TOKEN_PREFIX, action: 'user-token', target: 'USER_TOKEN', noun: 'token' },
+  INTEGRATION_KEY: { prefix: INTEGRATION_KEY_PREFIX, action: 'integration-key', target: 'INTEGRATION_KEY', noun: 'integration key' },
+  SCANNER_TOKEN: { prefix: SCANNER_TOKEN_PREFIX, action: 'scanner', target: 'SCANNER', noun: 'scanner' },
+};
 
 export class ApiTokenService {
   constructor(
@@ -66,21 +72,35 @@ export class ApiTokenService {
     return this.create(actor, { kind: 'USER_TOKEN', userId, name, expiresAt });
   }
 
-  private async create(actor: Actor, { expiresAt: expiry, ...rest }: { kind: TokenKind; userId: string | null; name: string; expiresAt?: string }): Promise<CreatedToken> {
-    const spec = { ...rest, expiresAt: expiry ? new Date(expiry) : null };
-    if (spec.expiresAt && spec.expiresAt.getTime() <= this.clock.now()) throw new ConflictError('expiresAt must be in the future.');
-    const token = generateToken(spec.kind === 'INTEGRATION_KEY' ? INTEGRATION_KEY_PREFIX : USER_TOKEN_PREFIX);
-    const record = await this.audit.write(
+  private async create(actor: Actor, { expiresAt, ...spec }: { kind: TokenKind; userId: string | null; name: string; expiresAt?: string }): Promise<CreatedToken> {
+    const expiry = expiresAt ? new Date(expiresAt) : null;
+    if (expiry && expiry.getTime() <= this.clock.now()) throw new ConflictError('expiresAt must be in the future.');
+    const { record, token } = await this.audit.write(
       actor,
-      (trx) => this.tokens.insert({ ...spec, tokenHash: hashToken(token, this.pepper), hint: tokenHint(token), createdBy: actor.kind === 'USER' ? (actor.id ?? null) : null }, trx),
-      (created) => ({
-        action: spec.kind === 'INTEGRATION_KEY' ? 'integration-key.create' : 'user-token.create',
-        targetKind: AUDIT_TARGET[spec.kind],
+      (trx) => this.issue(actor, { ...spec, expiresAt: expiry }, trx),
+      ({ record: created }) => ({
+        action: `${KIND[spec.kind].action}.create`,
+        targetKind: KIND[spec.kind].target,
         targetId: created.id,
-        details: { name: spec.name, userId: spec.userId, expiresAt: spec.expiresAt?.toISOString() ?? null },
+        details: { name: spec.name, userId: spec.userId, expiresAt: expiry?.toISOString() ?? null },
       }),
     );
     return { ...toTokenView(record, this.clock.now()), token };
+  }
+
+  /**
+   * A new token in the caller's transaction, which audits it: the token itself is in this answer
+   * only. A scanner's (its record made in the same transaction) never expires.
+   */
+  async issue(actor: Actor, spec: { kind: TokenKind; userId: string | null; name: string; expiresAt: Date | null }, trx: Knex): Promise<{ record: TokenRecord; token: string }> {
+    const token = generateToken(KIND[spec.kind].prefix);
+    const record = await this.tokens.insert({ ...spec, tokenHash: hashToken(token, this.pepper), hint: tokenHint(token), createdBy: actor.kind === 'USER' ? (actor.id ?? null) : null }, trx);
+    return { record, token };
+  }
+
+  /** The view of a token as a list shows it. */
+  view(record: TokenRecord): TokenView {
+    return toTokenView(record, this.clock.now());
   }
 
   async list(filter: { kind: TokenKind; userId?: string }, page: number, size: number): Promise<{ rows: TokenView[]; total: number }> {
@@ -92,11 +112,11 @@ export class ApiTokenService {
   /** Revokes a key or token in the given scope (a user's own tokens, or integration keys). */
   async revoke(actor: Actor, id: string, filter: { kind: TokenKind; userId?: string }): Promise<TokenView> {
     const record = await this.tokens.find(id, filter);
-    if (!record) throw new NotFoundError(`No ${filter.kind === 'INTEGRATION_KEY' ? 'integration key' : 'token'} with id ${id}.`);
+    if (!record) throw new NotFoundError(`No ${KIND[filter.kind].noun} with id ${id}.`);
     const revoked = await this.audit.write(actor, (trx) => this.tokens.revoke(id, trx), (changed) =>
       changed ? {
-        action: filter.kind === 'INTEGRATION_KEY' ? 'integration-key.revoke' : 'user-token.revoke',
-        targetKind: AUDIT_TARGET[filter.kind],
+        action: `${KIND[filter.kind].action}.revoke`,
+        targetKind: KIND[filter.kind].target,
         targetId: id,
         details: { name: record.name, userId: record.userId },
       } : undefined);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import type { Role } from './roles.js';
 
-export type TokenKind = 'USER_TOKEN' | 'INTEGRATION_KEY';
+export type TokenKind = 'USER_TOKEN' | 'INTEGRATION_KEY' | 'SCANNER_TOKEN';
 
 export interface TokenRecord {
   id: string;

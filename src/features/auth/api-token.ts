@@ -1,4 +1,4 @@
-// The form of user API tokens (svci_) and integration keys (svcm_): a prefix, 32 base62 characters
+// The form of user API tokens (svci_), integration keys (svcm_) and scanner tokens (svcs_): a prefix, 32 base62 characters
 // of randomness (190 bits) and a 6-character checksum (CRC-32 of the rest), so a mistyped or
 // truncated key is refused before any lookup. Only a keyed hash (HMAC-SHA-256) is ever stored.
 import { createHmac, randomInt } from 'node:crypto';
@@ -6,12 +6,13 @@ import { crc32 } from 'node:zlib';
 
 export const USER_TOKEN_PREFIX = 'svci_';
 export const INTEGRATION_KEY_PREFIX = 'svcm_';
-export type TokenPrefix = typeof USER_TOKEN_PREFIX | typeof INTEGRATION_KEY_PREFIX;
+export const SCANNER_TOKEN_PREFIX = 'svcs_';
+export type TokenPrefix = typeof USER_TOKEN_PREFIX | typeof INTEGRATION_KEY_PREFIX | typeof SCANNER_TOKEN_PREFIX;
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const FORM = /^(svci_|svcm_)([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+const FORM = /^(svci_|svcm_|svcs_)([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 
 function base62(value: number, length: number): string {
   let out = '';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { likeLiteral, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 
-export type ActorKind = 'USER' | 'INTEGRATION_KEY' | 'ANONYMOUS' | 'SYSTEM';
+export type ActorKind = 'USER' | 'INTEGRATION_KEY' | 'SCANNER' | 'ANONYMOUS' | 'SYSTEM';
 
 export interface AuditEvent {
   actorKind: ActorKind;

@@ -93,6 +93,10 @@ export class AuthService {
       this.lookups.set(hash, found, readMark);
       return { kind: 'INTEGRATION_KEY', id: found.id, name: found.name, method: 'INTEGRATION_KEY', roles: new Set(ROLES), tokenId: found.id };
     }
+    if (found.kind === 'SCANNER_TOKEN') {
+      this.lookups.set(hash, found, readMark);
+      return { kind: 'SCANNER', id: found.id, name: found.name, method: 'SCANNER_TOKEN', roles: new Set(), tokenId: found.id };
+    }
     if (!found.userId || found.userDisabled || !found.username) return fail('user-disabled', found.id);
     this.lookups.set(hash, found, readMark);
     return {

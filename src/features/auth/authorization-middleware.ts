@@ -1,5 +1,6 @@
 // What the caller may do: api.yaml says per operation whether it is public (security: []) and
-// which roles it admits (x-required-roles; absent means any signed-in principal). Session callers
+// which roles it admits (x-required-roles; absent means any signed-in principal), or that it is
+// made for remote scanners (x-principal: SCANNER), which call nothing else. Session callers
 // must also send their CSRF token on unsafe methods. Runs after the validator matched the route
 // and before it validates the request, so a stranger learns nothing from validation errors.
 import { timingSafeEqual } from 'node:crypto';
@@ -13,6 +14,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 interface Operation {
   security?: unknown[];
   'x-required-roles'?: Role[];
+  'x-principal'?: 'SCANNER';
 }
 
 function sameToken(a: string, b: string): boolean {
@@ -26,6 +28,9 @@ export function authorizationMiddleware(req: Request, _res: Response, next: Next
   if (!operation || (Array.isArray(operation.security) && operation.security.length === 0)) return next();
   const principal = req.principal;
   if (!principal) return next(new UnauthorizedError());
+  if ((operation['x-principal'] === 'SCANNER') !== (principal.kind === 'SCANNER')) {
+    return next(new ForbiddenError(principal.kind === 'SCANNER' ? 'A scanner token admits only the operations of remote scanners.' : 'This operation is for remote scanners (a svcs_ token).'));
+  }
   const admitted = operation['x-required-roles'];
   if (admitted && !allows(principal, admitted)) return next(new ForbiddenError());
   if (principal.method === 'SESSION' && !SAFE_METHODS.has(req.method)) {

@@ -11,14 +11,15 @@ export function effectiveRoles(granted: readonly Role[]): Set<Role> {
   return roles;
 }
 
-export type PrincipalKind = 'USER' | 'INTEGRATION_KEY';
-export type AuthMethod = 'SESSION' | 'USER_TOKEN' | 'INTEGRATION_KEY';
+/** A SCANNER (a remote scanner's token) holds no role: it may call only the operations made for scanners. */
+export type PrincipalKind = 'USER' | 'INTEGRATION_KEY' | 'SCANNER';
+export type AuthMethod = 'SESSION' | 'USER_TOKEN' | 'INTEGRATION_KEY' | 'SCANNER_TOKEN';
 
 export interface Principal {
   kind: PrincipalKind;
-  /** User id, or integration key id. */
+  /** User id, integration key id, or scanner id (its token's). */
   id: string;
-  /** User name, or the integration key's name. */
+  /** User name, or the integration key's or scanner's name. */
   name: string;
   method: AuthMethod;
   roles: Set<Role>;

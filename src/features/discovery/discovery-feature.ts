@@ -7,6 +7,7 @@ import type { AuditLog } from '../auth/audit-log.js';
 import type { CredentialService } from '../credentials/credential-service.js';
 import type { IdentityLookup } from '../inventory/asset-identity.js';
 import type { InventoryWriter } from '../inventory/inventory-writer.js';
+import { chunkScanSettings } from './chunk-scan-settings.js';
 import { CredentialOffer } from './credential-offer.js';
 import { registerDiscoveryJobs } from './discovery-jobs.js';
 import { DiscoveryRunner } from './discovery-runner.js';
@@ -15,11 +16,11 @@ import { HostStateStore } from './host-state-store.js';
 import { methodRouter } from './method-router.js';
 import { ObservationLoader } from './observation-loader.js';
 import { pinRouter } from './pin-router.js';
+import { RemoteChunkService } from './remote-chunk-service.js';
 import { PinService } from './pin-service.js';
 import { RunListeners } from './run-listener.js';
 import { runRouter } from './run-router.js';
 import { RunStore } from './run-store.js';
-import { SweepEngine } from './connectors/sweep/sweep-engine.js';
 import { ScanGraphRepository } from './scan-graph-repository.js';
 import type { TargetLookup } from './target-record.js';
 import { targetRouter } from './target-router.js';
@@ -54,15 +55,6 @@ export const discoveryFeature = defineFeature({
       for (const { method, code } of errors) runErrors.inc({ method, code });
     });
     const runListeners = new RunListeners();
-    // One per worker process: its probe rate and adaptive time-out span every chunk it runs.
-    const sweepEngine = new SweepEngine(
-      { probeRate: config.discoveryProbeRate, minTimeoutMs: config.discoverySweepMinTimeoutMs, maxTimeoutMs: config.discoveryConnectTimeoutMs, nmapPath: config.discoveryNmapPath },
-      {
-        probes: metrics.counter({ name: 'discovery_sweep_probes_total', help: 'SWEEP probes sent by this worker, by kind: tcp (a connect, one SYN) and icmp (an echo request). None is dropped: a probe waits for its turn under service.discovery.probe-rate.', labelNames: ['kind'] }),
-        timeout: metrics.gauge({ name: 'discovery_sweep_timeout_seconds', help: 'The wait of a SWEEP probe now: the answers\' smoothed round-trip time plus four deviations, between service.discovery.sweep-min-timeout-ms and connect-timeout-ms.' }),
-      },
-      logger,
-    );
     /** The load steps of a run (the runner's), for the benchmarks. */
     const mergedRecords = metrics.counter({
       name: 'discovery_estate_records_merged_total',
@@ -73,6 +65,7 @@ export const discoveryFeature = defineFeature({
       mergedRecords.inc({ method }, records);
       logger.warn('records of one estate scope share an identity: loaded as one asset', { method, scope, records });
     });
+    const credentialOffer = new CredentialOffer(db, credentials, hostState);
     return {
       targets: new TargetService(targetStore, audit, {
         maxAddresses: config.discoveryMaxAddressesPerTarget,
@@ -83,25 +76,18 @@ export const discoveryFeature = defineFeature({
       runListeners,
       discovery: new DiscoveryService(runs, targetStore, scheduler, audit, hostState),
       hostState,
+      remoteChunks: new RemoteChunkService(db, runs, targetStore, credentialOffer, hostState, scheduler, config.discoveryLeaseMs, logger.child({ module: 'remote-chunks' })),
       pins: new PinService(hostState, audit),
       observationLoader,
       discoveryRunner: new DiscoveryRunner(
         runs,
         targetStore,
-        new CredentialOffer(db, credentials, hostState),
+        credentialOffer,
         hostState,
         { config, hostState },
         observationLoader,
         scheduler,
-        {
-          sweep: { ports: config.discoverySweepPorts, timeoutMs: config.discoveryConnectTimeoutMs, icmp: config.discoveryIcmp, engine: sweepEngine },
-          concurrency: config.discoveryConcurrency,
-          hostConcurrency: config.discoveryHostConcurrency,
-          hostTimeoutMs: config.discoveryHostTimeoutMs,
-          leaseMs: config.discoveryLeaseMs,
-          chunkSize: config.discoveryChunkSize,
-          excluded: storeEndpoints(addresses),
-        },
+        { ...chunkScanSettings(config, metrics, logger, storeEndpoints(addresses)), leaseMs: config.discoveryLeaseMs, chunkSize: config.discoveryChunkSize },
         logger,
         runListeners,
       ),

@@ -7,7 +7,9 @@
 // store as it comes, with the chunk's lease renewed, so that a chunk taken over after its worker
 // was lost scans only what is left. The worker that ends the last chunk loads everything
 // (observation-loader.ts), retirement included, so that a run that did not read all its chunks
-// retires nothing. A cancel stops the run and loads nothing.
+// retires nothing. A cancel stops the run and loads nothing. The scan of a chunk (ChunkScanner)
+// knows its chunk only through a ChunkLink: the store here, the service's API in a remote scanner
+// (src/features/scanners/), which takes the chunks of the runs of its group.
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { Logger } from '../../platform/logger.js';
@@ -42,6 +44,8 @@ export interface RunnerSettings {
 }
 
 const PROGRESS_EVERY_MS = 1000;
+/** How many times a chunk's last report is tried (a second apart) before the chunk is left to its lease. */
+const FINAL_REPORT_TRIES = 60;
 // The chunk jobs queued for a run: each takes chunks until none is left, so that a run of many
 // small chunks does not flood the queue; 256 covers a /16 at the default chunk size, one job each.
 const CHUNK_JOBS_PER_RUN = 256;
@@ -68,23 +72,68 @@ function semaphore(size: number) {
   };
 }
 
-/** The hosts each method with a per-run limit (maxHostsPerRun) was tried at in one run: counted in the store, as a run's chunks run on any worker. */
+/** What the scan of a chunk tells where its results go (the store, or the service's API), and asks of it. */
+export interface ChunkLink {
+  /** Keeps what was scanned since the last report and renews the chunk's lease; answers whether to go on. */
+  save(results: { address: string; result: AddressResult }[]): Promise<ChunkState>;
+  /** Counts one more host of the run for a method with a per-run limit; answers how many were counted before it. */
+  countHost(method: string): Promise<number>;
+  /** The credential of a method that worked at an address (offered first next time). */
+  remember(address: string, method: string, credentialId: string): Promise<void>;
+  /** Ends the chunk (DONE, or CANCELLED when its run stopped) with the credentials it offered; nothing when it was lost. */
+  end(status: 'DONE' | 'CANCELLED', credentialsTried: string[]): Promise<void>;
+}
+
+/** The part of a target that the scan of its chunks reads. */
+export type ChunkTarget = Pick<TargetRecord, 'methods' | 'ports' | 'settings'>;
+
+/** A chunk to scan: its entries, the addresses an earlier attempt did, its target, and the credentials of each method it tries. */
+export interface ChunkWork {
+  entries: string[];
+  done: Set<string>;
+  target: ChunkTarget;
+  credentials: Map<InventoryMethod, RunCredentials>;
+}
+
+/** The hosts each method with a per-run limit (maxHostsPerRun) was tried at in one run: counted where the run is kept, as a run's chunks run anywhere. */
 class HostLimits {
-  constructor(private readonly runs: RunStore, private readonly runId: string, private readonly target: TargetRecord) {}
+  constructor(private readonly link: ChunkLink, private readonly target: ChunkTarget) {}
 
   /** Counts a host for the method; past its limit, the limit (and whether this is the first host left out). */
   async take(connector: InventoryConnector): Promise<{ max: number; first: boolean } | undefined> {
     if (!connector.maxHostsPerRun) return undefined;
     const max = connector.maxHostsPerRun(this.target.settings[connector.method] ?? {});
-    const count = await this.runs.countHost(this.runId, connector.method);
+    const count = await this.link.countHost(connector.method);
     return count < max ? undefined : { max, first: count === max };
   }
 }
 
+/** The chunk of a run kept in the store, as the worker that took it sees it. */
+class StoreChunkLink implements ChunkLink {
+  constructor(private readonly runs: RunStore, private readonly hostState: HostStateStore, private readonly chunk: RunChunk, private readonly worker: string, private readonly leaseMs: number) {}
+
+  save(results: { address: string; result: AddressResult }[]): Promise<ChunkState> {
+    return this.runs.saveProgress(this.chunk, this.worker, results, this.leaseMs);
+  }
+
+  countHost(method: string): Promise<number> {
+    return this.runs.countHost(this.chunk.runId, method);
+  }
+
+  remember(address: string, method: string, credentialId: string): Promise<void> {
+    return this.hostState.remember(address, method, credentialId);
+  }
+
+  async end(status: 'DONE' | 'CANCELLED', credentialsTried: string[]): Promise<void> {
+    if (await this.runs.endChunk(this.chunk, this.worker, status)) await this.runs.recordCredentialsTried(this.chunk.runId, credentialsTried);
+  }
+}
+
+/** A scanner's bounds and settings. */
+export type ChunkScanSettings = Pick<RunnerSettings, 'sweep' | 'concurrency' | 'hostConcurrency' | 'hostTimeoutMs' | 'excluded'>;
+
 export class DiscoveryRunner {
-  // One worker's bounds, over all the chunks it runs at once.
-  private readonly probes: ReturnType<typeof semaphore>;
-  private readonly inventory: ReturnType<typeof semaphore>;
+  private readonly scanner: ChunkScanner;
 
   constructor(
     private readonly runs: RunStore,
@@ -98,8 +147,7 @@ export class DiscoveryRunner {
     private readonly logger: Logger,
     private readonly followUp: RunListener,
   ) {
-    this.probes = semaphore(settings.concurrency);
-    this.inventory = semaphore(settings.hostConcurrency);
+    this.scanner = new ChunkScanner(settings, logger);
   }
 
   /** Plans a QUEUED run: its chunks written and jobs queued for them, under the run's lease until the first is queued. */
@@ -113,6 +161,11 @@ export class DiscoveryRunner {
         return;
       }
       const planned = await this.runs.plan(runId, [...chunkAddresses(this.entriesOf(target.addresses), this.settings.chunkSize)]);
+      // The scanners of its group take the chunks of a run that has one (and ask for them).
+      if (run.scannerGroup !== null) {
+        await this.runs.release(runId, worker);
+        return;
+      }
       // Once one job is queued the run needs its planner no more (a job takes chunks until none is
       // left, and a lost one's chunks are queued again with a job each): the lease ends there.
       for (let i = 0; i < Math.min(planned, CHUNK_JOBS_PER_RUN); i++) {
@@ -155,81 +208,16 @@ export class DiscoveryRunner {
     return addresses.map((a) => parseAddress(a) as ParsedAddress);
   }
 
-  /** The credentials of each inventory method the target names, and an error for each that has none and needs one. */
-  private async credentialsOf(target: TargetRecord): Promise<{ credentials: Map<InventoryMethod, RunCredentials>; runErrors: RunError[] }> {
-    const credentials = new Map<InventoryMethod, RunCredentials>();
-    for (const { method } of INVENTORY_CONNECTORS) if (target.methods.includes(method)) credentials.set(method, await this.offers.forRun(method, target.credentialIds));
-    // A method whose credentials are optional (DNS) is tried without one.
-    const required = new Set<string>(INVENTORY_CONNECTORS.filter((c) => !c.credentialsOptional).map((c) => c.method));
-    const runErrors = [...credentials].flatMap(([method, c]): RunError[] =>
-      c.isEmpty() && required.has(method) ? [{ address: null, method, stage: 'authenticate', code: 'NO_CREDENTIALS', message: `No ${method} credential is listed on the target or has a match pattern; ${method} was not tried.` }] : [],
-    );
-    for (const method of credentials.keys()) if (credentials.get(method)?.isEmpty() && required.has(method)) credentials.delete(method);
-    return { credentials, runErrors };
-  }
-
-  /**
-   * Every address of the chunk not done by an earlier attempt through the pipeline; what they
-   * gave is kept every second, which renews the chunk's lease and says whether to go on.
-   */
+  /** The chunk's addresses not done by an earlier attempt, through the pipeline, its results kept in the store. */
   private async scanChunk(chunk: RunChunk, worker: string): Promise<void> {
     const target = chunk.targetId ? await this.targets.find(chunk.targetId) : undefined;
     if (!target) {
       await this.finish(chunk.runId, 'FAILED', undefined, 'The target was deleted before the run ended.');
       return;
     }
-    const { credentials } = await this.credentialsOf(target);
+    const { credentials } = await this.offers.forTarget(target);
     const done = new Set(await this.runs.doneAddresses(chunk.id));
-    const tasks = (function* (entries: ParsedAddress[]) {
-      for (const entry of entries) {
-        for (const address of expandAddresses([entry])) if (!done.has(address)) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
-      }
-    })(this.entriesOf(chunk.entries));
-    const sweepOptions = {
-      ...this.settings.sweep,
-      // The port of each method tried where its port answers is always probed, so that the sweep can tell whether it is worth trying.
-      ports: [...new Set([...this.settings.sweep.ports, ...INVENTORY_CONNECTORS.filter((c) => c.triedWhere === 'port-answered' && credentials.has(c.method)).map((c) => portOf(target, c.method))])],
-      excluded: this.settings.excluded,
-    };
-
-    const scanned: { address: string; result: AddressResult }[] = [];
-    let state = 'GO' as ChunkState;
-    let saving = Promise.resolve();
-    // A cancel (or the chunk taken over) also stops what the connectors run for the addresses in hand (nmap).
-    const stop = new AbortController();
-    // One save at a time. A save that fails (the store slow or away for a moment) costs nothing but
-    // itself: its results wait for the next one, which renews the lease; a chunk whose lease ran out
-    // meanwhile was handed over, and the next save says so (LOST).
-    const save = () => (saving = saving.then(async () => {
-      if (state !== 'GO') return;
-      const batch = scanned.splice(0);
-      try {
-        state = await this.runs.saveProgress(chunk, worker, batch, this.settings.leaseMs);
-      } catch (error) {
-        scanned.unshift(...batch);
-        this.logger.warn('discovery chunk progress not recorded; the next report tries again', { runId: chunk.runId, chunk: chunk.seq, error });
-      }
-      if (state !== 'GO') stop.abort();
-    }));
-    const hosts = new HostLimits(this.runs, chunk.runId, target);
-    const ticker = setInterval(save, PROGRESS_EVERY_MS);
-    const scanner = async () => {
-      for (let next = tasks.next(); !next.done && state === 'GO'; next = tasks.next()) {
-        const task = next.value;
-        scanned.push({ address: task.address, result: await this.probes(() => this.scanAddress(task, target, sweepOptions, credentials, hosts, stop.signal)) });
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: this.settings.concurrency }, scanner));
-    } finally {
-      clearInterval(ticker);
-    }
-    await save();
-    await saving;
-    if (state === 'LOST') return;
-    if (await this.runs.endChunk(chunk, worker, state === 'GO' ? 'DONE' : 'CANCELLED')) {
-      await this.runs.recordCredentialsTried(chunk.runId, [...credentials.values()].flatMap((c) => [...c.offered]));
-    }
+    await this.scanner.scan({ entries: chunk.entries, done, target, credentials }, new StoreChunkLink(this.runs, this.hostState, chunk, worker, this.settings.leaseMs), this.environment);
   }
 
   /** When the run has no chunk left: a cancelled one ends, another loads what its chunks kept and ends. */
@@ -247,7 +235,7 @@ export class DiscoveryRunner {
           return;
         }
         const results = await this.runs.results(runId);
-        const { runErrors } = await this.credentialsOf(target);
+        const { runErrors } = await this.offers.forTarget(target);
         const errors = [...runErrors, ...results.flatMap((r) => r.errors)];
         const summary = await this.loader.load(runId, results, portOf(target, 'SSH'), new Date().toISOString());
         await this.runs.addErrors(runId, errors);
@@ -259,13 +247,94 @@ export class DiscoveryRunner {
       clearInterval(renew);
     }
   }
+}
+
+/**
+ * Scans chunks, wherever they are kept: every address not done by an earlier attempt through the
+ * pipeline, a bounded number of addresses and hosts at a time over all the chunks it scans at
+ * once; what they gave is reported every second, which renews the chunk's lease and says whether
+ * to go on.
+ */
+export class ChunkScanner {
+  // One process's bounds, over all the chunks it runs at once.
+  private readonly probes: ReturnType<typeof semaphore>;
+  private readonly inventory: ReturnType<typeof semaphore>;
+
+  constructor(private readonly settings: ChunkScanSettings, private readonly logger: Logger) {
+    this.probes = semaphore(settings.concurrency);
+    this.inventory = semaphore(settings.hostConcurrency);
+  }
+
+  async scan({ entries, done, target, credentials }: ChunkWork, link: ChunkLink, environment: ConnectorEnvironment): Promise<void> {
+    const tasks = (function* (parsed: ParsedAddress[]) {
+      for (const entry of parsed) {
+        for (const address of expandAddresses([entry])) if (!done.has(address)) yield { address, explicit: entry.kind === 'IP' || entry.kind === 'HOSTNAME' };
+      }
+    })(entries.map((a) => parseAddress(a) as ParsedAddress));
+    const sweepOptions = {
+      ...this.settings.sweep,
+      // The port of each method tried where its port answers is always probed, so that the sweep can tell whether it is worth trying.
+      ports: [...new Set([...this.settings.sweep.ports, ...INVENTORY_CONNECTORS.filter((c) => c.triedWhere === 'port-answered' && credentials.has(c.method)).map((c) => portOf(target, c.method))])],
+      excluded: this.settings.excluded,
+    };
+
+    const scanned: { address: string; result: AddressResult }[] = [];
+    let state = 'GO' as ChunkState;
+    let saving = Promise.resolve();
+    // A cancel (or the chunk taken over) also stops what the connectors run for the addresses in hand (nmap).
+    const stop = new AbortController();
+    // One save at a time. A save that fails (the store or the service slow or away for a moment)
+    // costs nothing but itself: its results wait for the next one, which renews the lease; a chunk
+    // whose lease ran out meanwhile was handed over, and the next save says so (LOST).
+    const save = () => (saving = saving.then(async () => {
+      if (state !== 'GO') return;
+      const batch = scanned.splice(0);
+      try {
+        state = await link.save(batch);
+      } catch (error) {
+        scanned.unshift(...batch);
+        this.logger.warn('discovery chunk progress not recorded; the next report tries again', { error });
+      }
+      if (state !== 'GO') stop.abort();
+    }));
+    const hosts = new HostLimits(link, target);
+    const ticker = setInterval(save, PROGRESS_EVERY_MS);
+    const scanner = async () => {
+      for (let next = tasks.next(); !next.done && state === 'GO'; next = tasks.next()) {
+        const task = next.value;
+        scanned.push({ address: task.address, result: await this.probes(() => this.scanAddress(task, target, sweepOptions, credentials, hosts, link, environment, stop.signal)) });
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: this.settings.concurrency }, scanner));
+    } finally {
+      clearInterval(ticker);
+    }
+    // The chunk ends only once everything it scanned is kept: a last report that got no answer is
+    // tried again, a second apart; failing that, the chunk is left to its lease, and its next
+    // attempt scans what was not kept.
+    for (let tries = 1; ; tries++) {
+      await save();
+      await saving;
+      if (state !== 'GO' || scanned.length === 0) break;
+      if (tries >= FINAL_REPORT_TRIES) {
+        this.logger.warn('discovery chunk left to its lease: its last results could not be recorded', { addresses: scanned.length });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS));
+    }
+    if (state === 'LOST') return;
+    await link.end(state === 'GO' ? 'DONE' : 'CANCELLED', [...credentials.values()].flatMap((c) => [...c.offered]));
+  }
 
   private async scanAddress(
     task: AddressTask,
-    target: TargetRecord,
+    target: ChunkTarget,
     sweepOptions: SweepOptions,
     credentials: Map<InventoryMethod, RunCredentials>,
     hosts: HostLimits,
+    link: ChunkLink,
+    environment: ConnectorEnvironment,
     signal: AbortSignal,
   ): Promise<AddressResult> {
     const result: AddressResult = { address: task.address, responding: false, openPorts: [], attempted: [], observations: [], errors: [] };
@@ -310,14 +379,14 @@ export class DiscoveryRunner {
         const tried = offered.length > 0 || connector.credentialsOptional === true;
         // Without a credential, an optional one's offer says only what went wrong with those there were.
         const offerErrors = offered.length ? errors : errors.filter((e) => e.code !== 'NO_CREDENTIALS');
-        const outcome = tried ? await connector.collect(request, this.environment) : { errors };
+        const outcome = tried ? await connector.collect(request, environment) : { errors };
         const gotIn = outcome.observation ?? outcome.estate ?? outcome.addressFacts;
         if (outcome.observation) result.observations.push(outcome.observation);
         if (outcome.estate) (result.estates ??= []).push(outcome.estate);
         if (outcome.addressFacts) (result.addressFacts ??= []).push(outcome.addressFacts);
         if (gotIn) {
           result.responding = true;
-          if (outcome.credentialId) await this.hostState.remember(result.address, method, outcome.credentialId);
+          if (outcome.credentialId) await link.remember(result.address, method, outcome.credentialId);
         }
         // A host that simply does not speak a method it was never known to speak is no error.
         const silent = !gotIn && outcome.errors.every((e) => (connector.silentCodes as readonly string[]).includes(e.code));

@@ -27,6 +27,7 @@ export interface RunView {
   chunks: ChunkCounts;
   summary: { hostsResponding: number; assetsCreated: number; assetsUpdated: number; errors: number };
   failureReason: string | null;
+  scannerGroup: string | null;
   errors?: RunError[];
 }
 
@@ -44,6 +45,7 @@ export function toRunView(run: RunRecord, errors?: RunError[]): RunView {
     chunks: run.chunks,
     summary: { hostsResponding: run.hostsResponding, assetsCreated: run.assetsCreated, assetsUpdated: run.assetsUpdated, errors: run.errorCount },
     failureReason: run.failureReason,
+    scannerGroup: run.scannerGroup,
     ...(errors ? { errors } : {}),
   };
 }

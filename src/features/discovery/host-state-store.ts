@@ -106,6 +106,14 @@ export class HostStateStore implements Pins {
     return row?.credential_id;
   }
 
+  /** The credential of the method that last worked at each of the addresses that has one. */
+  async rememberedCredentials(addresses: string[], method: string): Promise<Map<string, string>> {
+    const rows: { address: string; credential_id: string }[] = addresses.length
+      ? await this.db('discovery_address_credentials').select('address', 'credential_id').where({ method }).whereRaw('address = ANY(?)', [addresses])
+      : [];
+    return new Map(rows.map((r) => [r.address, r.credential_id]));
+  }
+
   async remember(address: string, method: string, credentialId: string): Promise<void> {
     await this.db('discovery_address_credentials')
       .insert({ address, method, credential_id: credentialId })

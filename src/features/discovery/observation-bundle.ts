@@ -27,9 +27,12 @@ export interface AddressResult {
   errors: RunError[];
 }
 
-/** An address's result as JSON, kept until its run loads it (the scopes an observation read completely, a Set, as a list). */
+/** JSON.stringify's replacer for results: the scopes an observation read completely, a Set, as a list. */
+export const setsAsLists = (_key: string, value: unknown): unknown => (value instanceof Set ? [...value] : value);
+
+/** An address's result as JSON, kept until its run loads it (or sent by a remote scanner). */
 export function storedResult(result: AddressResult): string {
-  return JSON.stringify(result, (_key, value: unknown) => (value instanceof Set ? [...value] : value));
+  return JSON.stringify(result, setsAsLists);
 }
 
 /** A result kept by storedResult, as the loader takes it. */

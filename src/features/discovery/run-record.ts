@@ -35,6 +35,8 @@ export interface RunRecord {
   cancelRequested: boolean;
   failureReason: string | null;
   credentialsTried: string[];
+  /** The group of remote scanners that takes its chunks; null: the central workers. */
+  scannerGroup: string | null;
   chunks: ChunkCounts;
 }
 

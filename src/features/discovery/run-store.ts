@@ -11,7 +11,7 @@ const SELECT = [
   'id', 'target_id as targetId', 'target_name as targetName', 'trigger', 'status', 'queued_at as queuedAt', 'started_at as startedAt',
   'finished_at as finishedAt', 'progress_done as progressDone', 'progress_total as progressTotal', 'hosts_responding as hostsResponding',
   'assets_created as assetsCreated', 'assets_updated as assetsUpdated', 'error_count as errorCount', 'cancel_requested as cancelRequested',
-  'failure_reason as failureReason', 'credentials_tried as credentialsTried',
+  'failure_reason as failureReason', 'credentials_tried as credentialsTried', 'scanner_group as scannerGroup',
 ];
 
 // A run's chunks by status, and the addresses they hold and have done: its progress is their sum.
@@ -39,6 +39,8 @@ export interface RunChunk {
   first: string;
   last: string;
   attempts: number;
+  /** The ids of the credentials a remote scanner's claim gave at this attempt, by method (heldChunk only). */
+  givenCredentials?: Record<string, string[]> | null;
 }
 
 const CHUNK_SELECT = ['id', 'run_id as runId', 'seq', 'entries', 'size', 'first_address as first', 'last_address as last', 'attempts'];
@@ -70,10 +72,11 @@ export class RunStore implements RunHistory {
     private readonly recorded: (errors: Pick<RunError, 'method' | 'code'>[]) => void = () => undefined,
   ) {}
 
-  /** A new QUEUED run; undefined when the target already has a QUEUED or RUNNING one. */
+  /** A new QUEUED run, of its target's scanner group as the target names it now; undefined when the target already has a QUEUED or RUNNING one. */
   async create(targetId: string, targetName: string, trigger: RunTrigger, trx: Knex = this.db): Promise<RunRecord | undefined> {
     try {
-      const [row] = await trx('discovery_runs').insert({ target_id: targetId, target_name: targetName, trigger, status: 'QUEUED' }).returning(this.columns(trx));
+      const scannerGroup = trx('discovery_targets').select('scanner_group').where({ id: targetId });
+      const [row] = await trx('discovery_runs').insert({ target_id: targetId, target_name: targetName, scanner_group: scannerGroup, trigger, status: 'QUEUED' }).returning(this.columns(trx));
       return toRecord(row);
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
@@ -175,14 +178,14 @@ export class RunStore implements RunHistory {
   }
 
   /**
-   * Takes the next QUEUED chunk of a RUNNING run for this worker, under a lease; undefined when
-   * none is left or the run is cancelled or loading. The run's row is read FOR SHARE (a cancel,
-   * which updates it, waits), the chunk FOR UPDATE SKIP LOCKED (workers taking at once get
-   * different chunks).
+   * Takes the next QUEUED chunk of a RUNNING run of the central workers (no scanner group) for this
+   * worker, under a lease; undefined when none is left or the run is cancelled or loading. The
+   * run's row is read FOR SHARE (a cancel, which updates it, waits), the chunk FOR UPDATE SKIP
+   * LOCKED (workers taking at once get different chunks).
    */
   async takeChunk(runId: string, worker: string, leaseMs: number): Promise<RunChunk | undefined> {
     return this.db.transaction(async (trx) => {
-      const run = await trx('discovery_runs').where({ id: runId, status: 'RUNNING', cancel_requested: false }).whereNull('loading_started_at').forShare().first('target_id');
+      const run = await trx('discovery_runs').where({ id: runId, status: 'RUNNING', cancel_requested: false }).whereNull('loading_started_at').whereNull('scanner_group').forShare().first('target_id');
       if (!run) return undefined;
       const next = trx('discovery_run_chunks').select('id').where({ run_id: runId, status: 'QUEUED' }).orderBy('seq').limit(1).forUpdate().skipLocked();
       const [chunk] = await trx('discovery_run_chunks')
@@ -191,6 +194,47 @@ export class RunStore implements RunHistory {
         .returning(CHUNK_SELECT);
       return chunk && { ...chunk, id: String(chunk.id), targetId: run.target_id };
     });
+  }
+
+  /**
+   * Takes the next QUEUED chunk of the RUNNING runs of a scanner group (the oldest run first) for a
+   * remote scanner, under a lease, as takeChunk does for the central workers.
+   */
+  async claimChunk(group: string, worker: string, leaseMs: number): Promise<RunChunk | undefined> {
+    return this.db.transaction(async (trx) => {
+      const { rows: [next] } = await trx.raw<{ rows: { id: string; run_id: string }[] }>(
+        `SELECT c.id, c.run_id FROM discovery_run_chunks c JOIN discovery_runs r ON r.id = c.run_id
+          WHERE r.status = 'RUNNING' AND r.scanner_group = ? AND NOT r.cancel_requested AND r.loading_started_at IS NULL AND c.status = 'QUEUED'
+          ORDER BY r.queued_at, c.seq LIMIT 1 FOR UPDATE OF c SKIP LOCKED`, [group]);
+      if (!next) return undefined;
+      // The run's row as a take reads it: a cancel that comes at the same time waits or is seen.
+      const run = await trx('discovery_runs').where({ id: next.run_id, status: 'RUNNING', cancel_requested: false }).whereNull('loading_started_at').forShare().first('target_id');
+      if (!run) return undefined;
+      const [chunk] = await trx('discovery_run_chunks')
+        .where({ id: next.id })
+        .update({ status: 'RUNNING', attempts: trx.raw('attempts + 1'), worker, lease_expires_at: new Date(Date.now() + leaseMs) })
+        .returning(CHUNK_SELECT);
+      return { ...chunk, id: String(chunk.id), targetId: run.target_id };
+    });
+  }
+
+  /** The chunk as its holder saw it when it took it: RUNNING, held by this worker at this attempt (a remote scanner's requests each name it); undefined otherwise. */
+  async heldChunk(id: string, worker: string, attempts: number): Promise<RunChunk | undefined> {
+    const chunk = await this.db('discovery_run_chunks as c').join('discovery_runs as r', 'r.id', 'c.run_id')
+      .where({ 'c.id': id, 'c.worker': worker, 'c.attempts': attempts, 'c.status': 'RUNNING' })
+      .first([...CHUNK_SELECT.map((c) => `c.${c}`), 'r.target_id as targetId', 'c.given_credentials as givenCredentials']);
+    return chunk && { ...chunk, id: String(chunk.id) };
+  }
+
+  /** Records the credentials a remote scanner's claim gave for the chunk at this attempt (what its reports may name). */
+  async recordGiven(id: string, attempts: number, given: Record<string, string[]>): Promise<void> {
+    await this.db('discovery_run_chunks').where({ id, attempts }).update({ given_credentials: JSON.stringify(given) });
+  }
+
+  /** How a chunk taken by this worker at this attempt ended (DONE, CANCELLED, FAILED), if it did: a remote scanner's retried end finds its first. */
+  async endedAs(id: string, worker: string, attempts: number): Promise<string | undefined> {
+    const row = await this.db('discovery_run_chunks').where({ id, worker, attempts }).whereNotIn('status', ACTIVE_CHUNK).first('status');
+    return row?.status;
   }
 
   /** The addresses of the chunk already scanned (by an earlier attempt): they are not scanned again. */
@@ -211,7 +255,7 @@ export class RunStore implements RunHistory {
           .ignore();
       }
       const held = await trx('discovery_run_chunks')
-        .where({ id: chunk.id, worker, status: 'RUNNING' })
+        .where({ id: chunk.id, worker, attempts: chunk.attempts, status: 'RUNNING' })
         .update({ done: trx.raw('(SELECT count(*) FROM discovery_run_results WHERE chunk_id = ?)', [chunk.id]), lease_expires_at: new Date(Date.now() + leaseMs) });
       if (!held) return 'LOST';
       const run = await trx('discovery_runs').where({ id: chunk.runId }).first('status', 'cancel_requested');
@@ -220,8 +264,8 @@ export class RunStore implements RunHistory {
   }
 
   /** Ends a chunk this worker holds (DONE, or CANCELLED when its run stopped); false when it no longer holds it. */
-  async endChunk(chunk: RunChunk, worker: string, status: 'DONE' | 'CANCELLED'): Promise<boolean> {
-    return (await this.db('discovery_run_chunks').where({ id: chunk.id, worker, status: 'RUNNING' }).update({ status, finished_at: this.db.fn.now(), lease_expires_at: null })) > 0;
+  async endChunk(chunk: RunChunk, worker: string, status: 'DONE' | 'CANCELLED', trx: Knex = this.db): Promise<boolean> {
+    return (await trx('discovery_run_chunks').where({ id: chunk.id, worker, attempts: chunk.attempts, status: 'RUNNING' }).update({ status, finished_at: trx.fn.now(), lease_expires_at: null })) > 0;
   }
 
   /** Fails a chunk this worker holds on an unexpected error, with the record naming it. */
@@ -259,9 +303,9 @@ export class RunStore implements RunHistory {
   }
 
   /** Adds credentials to those the run offered (its chunks each report theirs). */
-  async recordCredentialsTried(runId: string, ids: string[]): Promise<void> {
+  async recordCredentialsTried(runId: string, ids: string[], trx: Knex = this.db): Promise<void> {
     if (ids.length) {
-      await this.db('discovery_runs').where({ id: runId }).update({ credentials_tried: this.db.raw('ARRAY(SELECT DISTINCT unnest(credentials_tried || ?::uuid[]))', [ids]) });
+      await trx('discovery_runs').where({ id: runId }).update({ credentials_tried: this.db.raw('ARRAY(SELECT DISTINCT unnest(credentials_tried || ?::uuid[]))', [ids]) });
     }
   }
 

@@ -154,6 +154,15 @@ export const SHARED_ERRORS = {
       confidence: 'LOW',
     },
   },
+  SCANNER_RECORD_INVALID: {
+    description: "A remote scanner reported a record (an observation, an estate, address facts) of a shape the service cannot load: that record was left out, the rest of the address's result kept.",
+    explanation: {
+      summary: "A remote scanner sent a record the service could not load; that record was left out and the rest of the run was loaded.",
+      causes: ["The scanner runs another version of the service than the service itself.", 'The scanner process was altered, or is not ours.'],
+      actions: ['Compare the version GET /api/v1/scanners shows for the scanner with the service\'s, and run the same on both.', 'Run the scan again after the upgrade.'],
+      confidence: 'MEDIUM',
+    },
+  },
 } as const satisfies Record<string, ScanErrorDefinition>;
 
 export type SharedErrorCode = keyof typeof SHARED_ERRORS;

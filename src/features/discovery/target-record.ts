@@ -12,6 +12,8 @@ export interface TargetRecord {
   /** Connector settings per method. */
   settings: Partial<Record<string, Record<string, unknown>>>;
   credentialIds: string[];
+  /** The group of remote scanners that scans it; null: the central workers. */
+  scannerGroup: string | null;
   schedule: string | null;
   enabled: boolean;
   createdAt: Date;

@@ -19,6 +19,7 @@ export interface TargetInput {
   ports?: Partial<Record<string, number>>;
   settings?: Partial<Record<string, Record<string, unknown>>>;
   credentialIds?: string[];
+  scannerGroup?: string | null;
   schedule?: string | null;
   enabled?: boolean;
 }
@@ -70,6 +71,7 @@ export class TargetService {
       ports: portsOf(input, errors),
       settings: input.settings ?? {},
       credentialIds: input.credentialIds ?? [],
+      scannerGroup: input.scannerGroup ?? null,
       schedule: input.schedule ?? null,
       enabled: input.enabled ?? true,
     });
@@ -91,6 +93,7 @@ export class TargetService {
       ports: { ...current.ports, ...portsOf(input, errors) },
       settings: { ...current.settings, ...input.settings },
       credentialIds: input.credentialIds ?? current.credentialIds,
+      scannerGroup: input.scannerGroup !== undefined ? input.scannerGroup : current.scannerGroup,
       schedule: input.schedule !== undefined ? input.schedule : current.schedule,
       enabled: input.enabled ?? current.enabled,
     });

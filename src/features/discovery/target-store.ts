@@ -8,7 +8,7 @@ export type TargetValues = Omit<TargetRecord, 'id' | 'createdAt' | 'updatedAt'>;
 
 const COLUMNS: Record<keyof TargetRecord, string> = {
   id: 'id', name: 'name', addresses: 'addresses', addressCount: 'address_count', methods: 'methods', ports: 'ports',
-  settings: 'settings', credentialIds: 'credential_ids', schedule: 'schedule', enabled: 'enabled', createdAt: 'created_at', updatedAt: 'updated_at',
+  settings: 'settings', credentialIds: 'credential_ids', scannerGroup: 'scanner_group', schedule: 'schedule', enabled: 'enabled', createdAt: 'created_at', updatedAt: 'updated_at',
 };
 const SELECT = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 
@@ -47,9 +47,9 @@ export class TargetStore implements TargetLookup {
   }
 
   /** Enabled targets with a schedule, and the fire time each last acted on. */
-  scheduled(): Promise<{ id: string; name: string; schedule: string; since: Date }[]> {
+  scheduled(): Promise<{ id: string; name: string; scannerGroup: string | null; schedule: string; since: Date }[]> {
     return this.db('discovery_targets')
-      .select('id', 'name', 'schedule', this.db.raw('coalesce(last_scheduled_at, created_at) as since'))
+      .select('id', 'name', 'scanner_group as scannerGroup', 'schedule', this.db.raw('coalesce(last_scheduled_at, created_at) as since'))
       .whereNotNull('schedule')
       .where({ enabled: true });
   }

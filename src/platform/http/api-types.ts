@@ -193,6 +193,53 @@ export interface paths {
      */
     delete: operations["revokeIntegrationKey"];
   };
+  "/api/v1/scanners": {
+    /**
+     * Remote scanners
+     * @description Remote scanners, newest first, with their group, token hint, status, last contact, the version they reported and the chunks they ended; never a token itself.
+     */
+    get: operations["listScanners"];
+    /**
+     * Create a remote scanner and its token (svcs_)
+     * @description The token is in this answer only (stored as a keyed hash); give it to the scanner process as SERVICE_SCANNER_TOKEN. It admits only the scanner operations, for the targets whose scannerGroup is the scanner's group. Audited.
+     */
+    post: operations["createScanner"];
+  };
+  "/api/v1/scanners/{scannerId}": {
+    /**
+     * Revoke a remote scanner
+     * @description Revokes the scanner's token at once: its next request is refused (401) and the scanner process stops; a chunk it held goes back to the queue of its group when its lease expires. The record stays, REVOKED. Audited.
+     */
+    delete: operations["revokeScanner"];
+  };
+  "/api/v1/scanner/chunks/claim": {
+    /**
+     * Take the next chunk of the scanner's group (long poll)
+     * @description Waits up to waitSeconds for a chunk of a running run whose target names the scanner's group, and takes it under a lease (service.discovery.lease-ms) for this attempt: its addresses, those an earlier attempt did, the target's methods, ports and settings, and the credentials its addresses may be offered (those listed on the target and those whose match pattern covers one of them, with their secrets: for this chunk only; never logged). 204 when none came. Records the scanner's contact and version. A revoked token is refused (401): the scanner stops.
+     */
+    post: operations["claimScannerChunk"];
+  };
+  "/api/v1/scanner/chunks/{chunkId}/reports": {
+    /**
+     * Report what a chunk scanned, renew its lease, or end it
+     * @description Keeps the results (each address of the chunk once, whoever scanned it: a retried report adds nothing) and renews the lease of the chunk held at this attempt; with end, ends the chunk (DONE, or CANCELLED when its run stopped) and, when it was the run's last, the run is loaded by a worker. state: GO (go on), STOP (the run was cancelled or ended: end the chunk), LOST (the lease passed to another attempt: drop the chunk), ENDED (the chunk is ended, also for a retried end). An address that is not the chunk's is a 400, and nothing is written.
+     */
+    post: operations["reportScannerChunk"];
+  };
+  "/api/v1/scanner/chunks/{chunkId}/pins": {
+    /**
+     * Pin a host's key or certificate seen by a scanner
+     * @description Pins the SSH host key or TLS certificate a host presented at first contact, as a central worker does; answers the pinned one when the host presented another (the connector then refuses the host), null when it matches or was just pinned. 409 when the scanner no longer holds the chunk at this attempt.
+     */
+    post: operations["pinScannerHostKey"];
+  };
+  "/api/v1/scanner/chunks/{chunkId}/host-counts": {
+    /**
+     * Count a host of the chunk's run for a method with a per-run limit
+     * @description Counts one more host of the run for the method (FINGERPRINT's settings.maxHosts), as a central worker does; answers how many were counted before it. 409 when the scanner no longer holds the chunk at this attempt.
+     */
+    post: operations["countScannerChunkHost"];
+  };
   "/api/v1/audit-events": {
     /**
      * The audit trail, newest first
@@ -807,6 +854,11 @@ export interface components {
       };
       /** @example the target has no address left in scope */
       failureReason: string | null;
+      /**
+       * @description The group of remote scanners that takes its chunks (its target's scannerGroup when it started); null: the central workers.
+       * @example null
+       */
+      scannerGroup: string | null;
       /** @description The run's error records (detail only). */
       errors?: ({
           /**
@@ -820,7 +872,7 @@ export interface components {
            */
           method: "SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT" | "RUN";
           /**
-           * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run.
+           * @description resolve, connect, verify-host-key, authenticate, collect:<command or table>, run; report: a record a remote scanner reported.
            * @example connect
            */
           stage: string;
@@ -828,7 +880,7 @@ export interface components {
            * @description Stable error code; docs/discovery.md explains each.
            * @enum {string}
            */
-          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "LDAP_CERTIFICATE_UNTRUSTED" | "LDAP_CERTIFICATE_CHANGED" | "LDAP_TLS_FAILED" | "LDAP_SEARCH_FAILED" | "LDAP_SIZE_LIMIT" | "KUBERNETES_UNAUTHORIZED" | "KUBERNETES_FORBIDDEN" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "KUBERNETES_CERTIFICATE_CHANGED" | "NOT_KUBERNETES" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "AWS_AUTH_FAILED" | "AWS_ASSUME_ROLE_FAILED" | "AWS_ACCESS_DENIED" | "AWS_THROTTLED" | "AWS_API_ERROR" | "AWS_READ_TRUNCATED" | "AZURE_AUTH_FAILED" | "AZURE_NO_SUBSCRIPTIONS" | "AZURE_ACCESS_DENIED" | "AZURE_THROTTLED" | "AZURE_API_ERROR" | "AZURE_READ_TRUNCATED" | "NMAP_NOT_INSTALLED" | "FINGERPRINT_TIMEOUT" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "FINGERPRINT_FAILED";
+          code: "DNS_FAILURE" | "HOST_UNREACHABLE" | "CONNECTION_REFUSED" | "CONNECTION_TIMEOUT" | "NO_CREDENTIALS" | "HOST_TIMEOUT" | "HOST_LIMIT_REACHED" | "CREDENTIAL_UNREADABLE" | "WORKER_LOST" | "INTERNAL_ERROR" | "SCANNER_RECORD_INVALID" | "SSH_AUTH_FAILED" | "HOST_KEY_CHANGED" | "SSH_PROTOCOL_ERROR" | "COMMAND_PERMISSION_DENIED" | "COMMAND_TIMEOUT" | "COMMAND_FAILED" | "LLDP_UNREADABLE" | "OUTPUT_LIMIT_EXCEEDED" | "SNMP_NO_ANSWER" | "SNMP_AUTH_FAILED" | "SNMP_ERROR" | "SNMP_TABLE_TRUNCATED" | "VCENTER_AUTH_FAILED" | "CERTIFICATE_UNTRUSTED" | "CERTIFICATE_CHANGED" | "NOT_A_VCENTER" | "VCENTER_API_ERROR" | "VCENTER_PROTOCOL_ERROR" | "VCENTER_READ_INCOMPLETE" | "LIBVIRT_NOT_INSTALLED" | "LIBVIRT_UNREACHABLE" | "LIBVIRT_READ_INCOMPLETE" | "CONTAINER_RUNTIME_NOT_INSTALLED" | "CONTAINER_RUNTIME_UNREACHABLE" | "CONTAINER_READ_INCOMPLETE" | "DNS_TRANSFER_REFUSED" | "DNS_TSIG_REFUSED" | "DNS_TSIG_UNVERIFIED" | "DNS_MALFORMED_ANSWER" | "DNS_TRANSFER_INCOMPLETE" | "DNS_ZONE_TRUNCATED" | "DNS_RECORD_NOT_ALIVE" | "DHCP_AUTH_FAILED" | "DHCP_COMMAND_UNSUPPORTED" | "DHCP_API_ERROR" | "DHCP_MALFORMED_ANSWER" | "DHCP_READ_INCOMPLETE" | "DHCP_LEASES_TRUNCATED" | "DHCP_LEASE_INVALID" | "LDAP_BIND_REFUSED" | "LDAP_CERTIFICATE_UNTRUSTED" | "LDAP_CERTIFICATE_CHANGED" | "LDAP_TLS_FAILED" | "LDAP_SEARCH_FAILED" | "LDAP_SIZE_LIMIT" | "KUBERNETES_UNAUTHORIZED" | "KUBERNETES_FORBIDDEN" | "KUBERNETES_CERTIFICATE_UNTRUSTED" | "KUBERNETES_CERTIFICATE_CHANGED" | "NOT_KUBERNETES" | "KUBERNETES_API_ERROR" | "KUBERNETES_LIST_TRUNCATED" | "AWS_AUTH_FAILED" | "AWS_ASSUME_ROLE_FAILED" | "AWS_ACCESS_DENIED" | "AWS_THROTTLED" | "AWS_API_ERROR" | "AWS_READ_TRUNCATED" | "AZURE_AUTH_FAILED" | "AZURE_NO_SUBSCRIPTIONS" | "AZURE_ACCESS_DENIED" | "AZURE_THROTTLED" | "AZURE_API_ERROR" | "AZURE_READ_TRUNCATED" | "NMAP_NOT_INSTALLED" | "FINGERPRINT_TIMEOUT" | "FINGERPRINT_OUTPUT_TOO_LARGE" | "FINGERPRINT_FAILED";
           /** @example connection refused on 10.0.1.23:22 */
           message: string;
         })[];
@@ -929,6 +981,11 @@ export interface components {
       settings?: components["schemas"]["TargetSettings"];
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
+      /**
+       * @description The group of remote scanners that scans it (docs/operations.md): its chunks are taken only by scanners of that group, never by the central workers; null or left out: only the central workers.
+       * @example lyon-branch
+       */
+      scannerGroup?: string | null;
       /**
        * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans, firing no more often than every service.discovery.min-schedule-interval-seconds (300 by default).
        * @example 0 0 2 * * *
@@ -1354,6 +1411,11 @@ export interface components {
       /** @description Credentials offered to every address, besides those whose match pattern covers it. */
       credentialIds?: string[];
       /**
+       * @description The group of remote scanners that scans it (docs/operations.md): its chunks are taken only by scanners of that group, never by the central workers; null or left out: only the central workers.
+       * @example lyon-branch
+       */
+      scannerGroup?: string | null;
+      /**
        * @description Cron expression (UTC; 5 fields, or 6 with seconds first) of scheduled scans, firing no more often than every service.discovery.min-schedule-interval-seconds (300 by default).
        * @example 0 0 2 * * *
        */
@@ -1425,6 +1487,11 @@ export interface components {
       };
       settings: components["schemas"]["TargetSettings"];
       credentialIds: string[];
+      /**
+       * @description The group of remote scanners that scans it; null: the central workers.
+       * @example null
+       */
+      scannerGroup: string | null;
       /** @example 0 2 * * * */
       schedule: string | null;
       enabled: boolean;
@@ -1654,7 +1721,7 @@ export interface components {
       /** @description Who made a status or relationship change that no source's read made (a lifecycle action, the aging sweep). */
       actor: ({
         /** @enum {string} */
-        kind: "USER" | "INTEGRATION_KEY" | "ANONYMOUS" | "SYSTEM";
+        kind: "USER" | "INTEGRATION_KEY" | "SCANNER" | "ANONYMOUS" | "SYSTEM";
         /** @example alice */
         name: string;
       }) | null;
@@ -2459,6 +2526,213 @@ export interface components {
        */
       token: string;
     };
+    ScannerClaim: {
+      /**
+       * @description The version of the service the scanner runs.
+       * @example 0.1.0
+       */
+      version: string;
+      /**
+       * @description How long to wait for a chunk before answering 204.
+       * @default 20
+       * @example 20
+       */
+      waitSeconds?: number;
+    };
+    ScannerChunk: {
+      /** @example 4182 */
+      id: string;
+      /**
+       * @description The attempt this claim is: every later request about the chunk names it, and only the latest attempt's are heard.
+       * @example 1
+       */
+      attempt: number;
+      /**
+       * Format: uuid
+       * @example 5de705e6-9628-4ba6-a69f-0d77f14f2b5f
+       */
+      runId: string;
+      /** @example 0 */
+      seq: number;
+      /**
+       * @description The lease: a chunk not reported on for this long goes back to the queue of the group.
+       * @example 60000
+       */
+      leaseMs: number;
+      entries: string[];
+      /** @description The addresses an earlier attempt scanned (not to be scanned again). */
+      done: string[];
+      target: {
+        methods: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
+        /**
+         * @description The ports the target sets (a method left out uses its default).
+         * @example {
+         *   "SSH": 2222
+         * }
+         */
+        ports: {
+          [key: string]: number;
+        };
+        settings: components["schemas"]["TargetSettings"];
+      };
+      /** @description Per inventory method tried, the credentials the chunk's addresses may be offered. */
+      credentials: ({
+          /** @enum {string} */
+          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
+          listed: string[];
+          candidates: {
+              /**
+               * Format: uuid
+               * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+               */
+              id: string;
+              /** @example branch ssh */
+              name: string;
+              kind: components["schemas"]["CredentialKind"];
+              matchPatterns: string[];
+            }[];
+          revealed: {
+              /**
+               * Format: uuid
+               * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+               */
+              id: string;
+              credential?: components["schemas"]["Credential"];
+              /** @description The secrets in clear, for this chunk only. */
+              secrets?: {
+                [key: string]: string;
+              };
+              /** @description It could not be decrypted with the vault keys (CREDENTIAL_UNREADABLE where offered). */
+              unreadable?: boolean;
+            }[];
+          remembered: {
+              /** @example 10.20.0.7 */
+              address: string;
+              /**
+               * Format: uuid
+               * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+               */
+              credentialId: string;
+            }[];
+        })[];
+    };
+    ScannerReport: {
+      /** @example 1 */
+      attempt: number;
+      results: {
+          /**
+           * @description The address as the chunk lists it.
+           * @example 10.20.0.7
+           */
+          address: string;
+          result: components["schemas"]["ScannerAddressResult"];
+        }[];
+      remembered?: ({
+          /** @example 10.20.0.7 */
+          address: string;
+          /** @enum {string} */
+          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
+          /**
+           * Format: uuid
+           * @example 2f8c1a6e-7b93-4d05-8a2f-c4e69b1d3f87
+           */
+          credentialId: string;
+        })[];
+      end?: {
+        credentialsTried: string[];
+      };
+    };
+    /** @description What the scan of one address learnt, as the loader takes it (docs/discovery.md). */
+    ScannerAddressResult: {
+      /** @example 10.20.0.7 */
+      address: string;
+      responding: boolean;
+      /** @example db-01 */
+      hostname?: string;
+      openPorts: number[];
+      attempted: ("SWEEP" | "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT")[];
+      observations: {
+          [key: string]: unknown;
+        }[];
+      estates?: {
+          [key: string]: unknown;
+        }[];
+      addressFacts?: {
+          [key: string]: unknown;
+        }[];
+      errors: ({
+          /** @example 10.20.0.7 */
+          address: string | null;
+          /** @example SSH */
+          method: string;
+          /** @example connect */
+          stage: string;
+          /** @example SSH_AUTH_FAILED */
+          code: string;
+          /** @example The SSH login was refused. */
+          message: string;
+        })[];
+    };
+    NewScanner: {
+      /** @example lyon-branch-1 */
+      name: string;
+      /**
+       * @description The group whose targets it scans (their scannerGroup): letters, digits, dot, dash and underscore, 64 at most.
+       * @example lyon-branch
+       */
+      group: string;
+    };
+    Scanner: {
+      /**
+       * Format: uuid
+       * @example 3b7e9c21-4f6a-4d88-9e1b-0a5c7d2f6e43
+       */
+      id: string;
+      /** @example lyon-branch-1 */
+      name: string;
+      /** @example lyon-branch */
+      group: string;
+      /**
+       * @description The prefix and first characters of its token, to recognise it.
+       * @example svcs_Q2x9…
+       */
+      hint: string;
+      /** @enum {string} */
+      status: "ACTIVE" | "REVOKED";
+      /**
+       * Format: date-time
+       * @example 2026-11-20T14:03:11.512Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      revokedAt: string | null;
+      /**
+       * Format: date-time
+       * @description Its last request (kept to within 10 seconds); null before its first.
+       * @example 2026-11-28T04:10:00.000Z
+       */
+      lastContactAt: string | null;
+      /**
+       * @description The version of the service it runs, as it reported at its last claim.
+       * @example 0.1.0
+       */
+      version: string | null;
+      /**
+       * @description Chunks of runs it has ended.
+       * @example 12
+       */
+      chunksDone: number;
+    };
+    CreatedScanner: components["schemas"]["Scanner"] & {
+      /**
+       * @description The scanner token (SERVICE_SCANNER_TOKEN), shown in this answer only.
+       * @example svcs_7Kq2mX9pL4vN8rT1wZ6yB3cD5fH0jG2sA4eQ2x
+       */
+      token: string;
+    };
     AuditEvent: {
       /** @example 1843 */
       id: number;
@@ -2468,7 +2742,7 @@ export interface components {
        */
       occurredAt: string;
       /** @enum {string} */
-      actorKind: "USER" | "INTEGRATION_KEY" | "ANONYMOUS" | "SYSTEM";
+      actorKind: "USER" | "INTEGRATION_KEY" | "SCANNER" | "ANONYMOUS" | "SYSTEM";
       /** @example 9a3e5f71-0d2c-4b86-9f4a-7e1c2b5d8a60 */
       actorId: string | null;
       /** @example admin */
@@ -3732,6 +4006,30 @@ export interface components {
         };
       };
     };
+    /** @description One remote scanner (never its token). */
+    Scanner: {
+      content: {
+        "application/json": {
+          data: components["schemas"]["Scanner"];
+        };
+      };
+    };
+    /** @description The new scanner, with its token shown this once. */
+    CreatedScanner: {
+      content: {
+        "application/json": {
+          data: components["schemas"]["CreatedScanner"];
+        };
+      };
+    };
+    /** @description A page of remote scanners, newest first. */
+    ScannerPage: {
+      content: {
+        "application/json": components["schemas"]["PageEnvelope"] & {
+          data: components["schemas"]["Scanner"][];
+        };
+      };
+    };
     /** @description One credential (metadata only). */
     Credential: {
       content: {
@@ -4507,6 +4805,216 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Remote scanners
+   * @description Remote scanners, newest first, with their group, token hint, status, last contact, the version they reported and the chunks they ended; never a token itself.
+   */
+  listScanners: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+      };
+    };
+    responses: {
+      200: components["responses"]["ScannerPage"];
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+    };
+  };
+  /**
+   * Create a remote scanner and its token (svcs_)
+   * @description The token is in this answer only (stored as a keyed hash); give it to the scanner process as SERVICE_SCANNER_TOKEN. It admits only the scanner operations, for the targets whose scannerGroup is the scanner's group. Audited.
+   */
+  createScanner: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NewScanner"];
+      };
+    };
+    responses: {
+      201: components["responses"]["CreatedScanner"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * Revoke a remote scanner
+   * @description Revokes the scanner's token at once: its next request is refused (401) and the scanner process stops; a chunk it held goes back to the queue of its group when its lease expires. The record stays, REVOKED. Audited.
+   */
+  revokeScanner: {
+    parameters: {
+      path: {
+        /** @example 3b7e9c21-4f6a-4d88-9e1b-0a5c7d2f6e43 */
+        scannerId: string;
+      };
+    };
+    responses: {
+      200: components["responses"]["Scanner"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * Take the next chunk of the scanner's group (long poll)
+   * @description Waits up to waitSeconds for a chunk of a running run whose target names the scanner's group, and takes it under a lease (service.discovery.lease-ms) for this attempt: its addresses, those an earlier attempt did, the target's methods, ports and settings, and the credentials its addresses may be offered (those listed on the target and those whose match pattern covers one of them, with their secrets: for this chunk only; never logged). 204 when none came. Records the scanner's contact and version. A revoked token is refused (401): the scanner stops.
+   */
+  claimScannerChunk: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ScannerClaim"];
+      };
+    };
+    responses: {
+      /** @description The chunk taken. */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["ScannerChunk"];
+          };
+        };
+      };
+      /** @description No chunk of the group came within waitSeconds. */
+      204: {
+        content: never;
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+      429: components["responses"]["TooManyRequests"];
+    };
+  };
+  /**
+   * Report what a chunk scanned, renew its lease, or end it
+   * @description Keeps the results (each address of the chunk once, whoever scanned it: a retried report adds nothing) and renews the lease of the chunk held at this attempt; with end, ends the chunk (DONE, or CANCELLED when its run stopped) and, when it was the run's last, the run is loaded by a worker. state: GO (go on), STOP (the run was cancelled or ended: end the chunk), LOST (the lease passed to another attempt: drop the chunk), ENDED (the chunk is ended, also for a retried end). An address that is not the chunk's is a 400, and nothing is written.
+   */
+  reportScannerChunk: {
+    parameters: {
+      path: {
+        /** @example 4182 */
+        chunkId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ScannerReport"];
+      };
+    };
+    responses: {
+      /** @description Whether to go on. */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** @enum {string} */
+              state: "GO" | "STOP" | "LOST" | "ENDED";
+            };
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+    };
+  };
+  /**
+   * Pin a host's key or certificate seen by a scanner
+   * @description Pins the SSH host key or TLS certificate a host presented at first contact, as a central worker does; answers the pinned one when the host presented another (the connector then refuses the host), null when it matches or was just pinned. 409 when the scanner no longer holds the chunk at this attempt.
+   */
+  pinScannerHostKey: {
+    parameters: {
+      path: {
+        /** @example 4182 */
+        chunkId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @example 1 */
+          attempt: number;
+          /** @enum {string} */
+          kind: "SSH_HOST_KEY" | "TLS_CERTIFICATE";
+          /** @example 10.0.1.21 */
+          address: string;
+          /** @example 22 */
+          port: number;
+          /** @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 */
+          fingerprint: string;
+          /** @example ssh-ed25519 */
+          detail: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The pin when another is pinned; null otherwise. */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              pinned: {
+                /** @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 */
+                fingerprint: string;
+                /** @example ssh-ed25519 */
+                detail: string;
+              } | null;
+            };
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+    };
+  };
+  /**
+   * Count a host of the chunk's run for a method with a per-run limit
+   * @description Counts one more host of the run for the method (FINGERPRINT's settings.maxHosts), as a central worker does; answers how many were counted before it. 409 when the scanner no longer holds the chunk at this attempt.
+   */
+  countScannerChunkHost: {
+    parameters: {
+      path: {
+        /** @example 4182 */
+        chunkId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @example 1 */
+          attempt: number;
+          /** @enum {string} */
+          method: "SSH" | "SNMP" | "VCENTER" | "LIBVIRT" | "CONTAINERS" | "DNS" | "DHCP" | "LDAP" | "KUBERNETES" | "AWS" | "AZURE" | "FINGERPRINT";
+        };
+      };
+    };
+    responses: {
+      /** @description The hosts counted before this one. */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** @example 3 */
+              before: number;
+            };
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
     };
   };
   /**

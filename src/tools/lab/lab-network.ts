@@ -12,7 +12,8 @@
 // real lease each), its lease file seeded before the start with what no client can make here
 // (DHCP_SEEDED_LEASES: a lease of c1 on another subnet, expired; a device gone; a declined address;
 // a lease whose host name is no DNS name); `ldapServer` and `adServer` add ldap and ad, plain hosts
-// that also run the directories of directory-lab.ts (OpenLDAP's slapd, a Samba AD DC). Needs root.
+// that also run the directories of directory-lab.ts (OpenLDAP's slapd, a Samba AD DC); `remoteSite`
+// makes the lab a network only a remote scanner reaches (REMOTE_SITE). Needs root.
 //
 // One lab network per jest worker (LAB_INDEX), so that lab test files in different workers run side
 // by side: every name, address and lock below derives from the index, and index 1's are the lab's
@@ -80,6 +81,26 @@ export interface TestNetworkOptions {
   adServer?: boolean;
   /** The fingerprint lab's hosts (fingerprint-lab.ts): a printer, an IoT device, an SNMP-only switch and a server. */
   fingerprintHosts?: boolean;
+  /** The lab as a remote site (REMOTE_SITE): the namespace scn on the bridge, and this machine's own traffic to the lab's hosts dropped. */
+  remoteSite?: boolean;
+}
+
+/**
+ * A remote site: the namespace where a remote scanner runs (scn, at `address` on the bridge: it
+ * reaches every host), while this machine's own traffic to the lab subnet is dropped (an nft table
+ * of its own, its rule counting what it dropped) but for scn's address, which reaches the service
+ * here and gets its answers.
+ */
+export const REMOTE_SITE = {
+  namespace: `${PREFIX}-scn`,
+  address: `${SUBNET}.50`,
+  table: `inventory_lab_${LAB_INDEX}_remote_site`,
+};
+
+/** The packets of this machine's own to the lab's hosts that the remote site's rule dropped. */
+export async function remoteSiteDrops(): Promise<number> {
+  const rules = await sh(`nft list chain ip ${REMOTE_SITE.table} output`);
+  return Number(/counter packets (\d+)/.exec(rules)?.[1] ?? Number.NaN);
 }
 
 /** dhcp's address; its control agent answers on DHCP_AGENT_PORT. */
@@ -273,6 +294,7 @@ async function cleanUp(): Promise<void> {
     await quiet(`ip netns del ${ns}`);
   }
   await quiet(`ip link del ${PREFIX}-br`);
+  await quiet(`nft delete table ip ${REMOTE_SITE.table}`);
 }
 
 /** The scan account's sudo rule, one file per lab network (each removes its own at its stop). */
@@ -376,7 +398,7 @@ interface HostSpec {
 const EXTRA_HOSTS_FROM = 101;
 const MAX_EXTRA_HOSTS = 254 - EXTRA_HOSTS_FROM + 1;
 
-export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0, ldapServer = false, ldapExtraComputers = 0, adServer = false, fingerprintHosts = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
+export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcpServer = false, dhcpExtraLeases = 0, ldapServer = false, ldapExtraComputers = 0, adServer = false, fingerprintHosts = false, remoteSite = false }: TestNetworkOptions = {}): Promise<TestNetwork> {
   if (!Number.isInteger(extraHosts) || extraHosts < 0 || extraHosts > MAX_EXTRA_HOSTS) throw new RangeError(`extraHosts must be an integer from 0 to ${MAX_EXTRA_HOSTS}`);
   if (!Number.isInteger(LAB_INDEX) || LAB_INDEX < 1 || LAB_INDEX > MAX_LAB_INDEX) throw new RangeError(`lab network ${LAB_INDEX} (JEST_WORKER_ID): the lab networks are 1 to ${MAX_LAB_INDEX}; run fewer jest workers`);
   await takeLock(LOCK, `lab network ${LAB_INDEX}`);
@@ -403,7 +425,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
     await rm(LOCK, { force: true });
   };
   try {
-    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer, fingerprintHosts }, stop);
+    return await build(dir, inits, privateKey, { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer, fingerprintHosts, remoteSite }, stop);
   } catch (error) {
     await stop();
     throw error;
@@ -411,7 +433,7 @@ export async function startTestNetwork({ extraHosts = 0, dnsServer = false, dhcp
 }
 
 async function build(dir: string, inits: ChildProcess[], privateKey: string, options: Required<TestNetworkOptions>, stop: () => Promise<void>): Promise<TestNetwork> {
-  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer, fingerprintHosts } = options;
+  const { extraHosts, dnsServer, dhcpServer, dhcpExtraLeases, ldapServer, ldapExtraComputers, adServer, fingerprintHosts, remoteSite } = options;
   await sh(`ip link add ${PREFIX}-br type bridge && ip addr add ${SUBNET}.1/24 dev ${PREFIX}-br && ip link set ${PREFIX}-br up`);
   const specs: HostSpec[] = [
     { name: 'h1', octet: 11, lldpPorts: 'eth1', lldpSocket: LAB_LLDP_SOCKET, extra: '' },
@@ -529,6 +551,7 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     });
   }, 'sshd, snmpd, redis-server (and named, Kea, slapd, samba) listening in every host', 120_000);
   if (dhcpServer) await startDhcpClients(path.join(dir, 'dhcp'));
+  if (remoteSite) await isolateRemoteSite();
   const fingerprint = fingerprintHosts ? await startFingerprintHosts(all, dir) : undefined;
   // A long-lived client connection h1 → h2 (COMMUNICATES_WITH), and traffic over the cables so that
   // the switch's bridge learns the hosts' MACs.
@@ -559,6 +582,15 @@ async function build(dir: string, inits: ChildProcess[], privateKey: string, opt
     emptyAddress: `${SUBNET}.99`,
     stop,
   };
+}
+
+/** The remote site's namespace on the bridge, and the rule that keeps this machine's own traffic from the hosts (REMOTE_SITE). */
+async function isolateRemoteSite(): Promise<void> {
+  const { namespace: ns, address, table } = REMOTE_SITE;
+  await sh(`ip netns add ${ns} && ip -n ${ns} link set lo up`);
+  await sh(`ip link add ${PREFIX}-scn0 type veth peer name eth0 netns ${ns} && ip link set ${PREFIX}-scn0 master ${PREFIX}-br up`);
+  await sh(`ip -n ${ns} addr add ${address}/24 dev eth0 && ip -n ${ns} link set eth0 up`);
+  await sh(`nft add table ip ${table} && nft add chain ip ${table} output '{ type filter hook output priority 0; }' && nft add rule ip ${table} output ip daddr ${SUBNET}.0/24 ip daddr != ${address} counter drop`);
 }
 
 /** Each client in a namespace of its own on the bridge, with its MAC: busybox udhcpc gets a lease (one after the other, so that the pool gives them its first addresses in order), binds it and quits. */

@@ -7,14 +7,14 @@ import type { AppConfig } from '../../../platform/config.js';
 import type { CredentialKind } from '../../credentials/credential-kinds.js';
 import type { RevealedCredential } from '../../credentials/credential-service.js';
 import type { ConnectorResult, ObservedScope } from '../host-observation.js';
-import type { HostStateStore } from '../host-state-store.js';
+import type { Pins } from '../host-state-store.js';
 import type { ScanErrorDefinition } from '../scan-error.js';
 import type { SharedErrorCode } from '../shared-scan-errors.js';
 
-/** What a connector may use besides its arguments: the service's settings and what discovery remembers per address. */
+/** What a connector may use besides its arguments: the settings and the pins of hosts' keys (the store's, or a remote scanner's through the API). */
 export interface ConnectorEnvironment {
   config: AppConfig;
-  hostState: HostStateStore;
+  hostState: Pins;
 }
 
 /** One address to inventory, with everything the runner settled for it. */
