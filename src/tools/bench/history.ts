@@ -13,6 +13,7 @@
 import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
 import { ACTIVE_AT, ACTIVE_NOW } from '../../features/inventory/status-log.js';
 import type { Container } from '../../container.js';
+import { int as neoInt } from '../../platform/neo4j/neo4j-graph.js';
 import type { AssetType } from '../../features/inventory/asset-taxonomy.js';
 import { graphSize, importEstateGraph, type EstateSize } from './scale.js';
 import { BENCH_ACTOR, int, interleaved, loadAverage, machine, ms, ratio, withDataDir, withService, withStores, writeSection } from './support.js';
@@ -105,11 +106,14 @@ export async function historyBench({ size, dataDir: keep }: { size: EstateSize; 
       };
       const loads = [loadAverage()];
       await measure('GET /assets/{id}/history (first page of 50)', () => api.get(`/api/v1/assets/${run.probe}/history?size=50`),
-        () => db.raw('SELECT * FROM asset_history WHERE asset_id = ? ORDER BY changed_at DESC, id DESC LIMIT 51', [run.probe]),
-        'its rows of asset_history (PostgreSQL)');
+        () => Promise.all([
+          db.raw('SELECT * FROM asset_history WHERE asset_id = ? ORDER BY changed_at DESC, id DESC LIMIT 51', [run.probe]),
+          service.container.graph.read('history/find-asset-graph-history', { id: run.probe, fields: null, from: null, to: null, after: null, before: null, asc: false, limit: neoInt(51) }),
+        ]),
+        'its rows of asset_history and its graph entries (both stores)');
       const walk = (at?: string) => driver.executeQuery(service.container.graph.catalog.render('topology/walk-neighbors', {
         depth: '2', active: at ? ACTIVE_AT : ACTIVE_NOW,
-      }), { id: run.root, cap: 499, ...(at ? { at: Date.parse(at) } : {}) }, { database });
+      }), { id: run.root, cap: neoInt(499), ...(at ? { at: neoInt(Date.parse(at)) } : {}) }, { database });
       const present = await measure('GET /topology/{id}/neighbors, depth 2, now', () => api.get(`/api/v1/topology/${run.root}/neighbors?depth=2`), () => walk(), 'its walk (Cypher)');
       const asOf = await measure(`… at day ${Math.floor(DAYS / 2) + 1}`, () => api.get(`/api/v1/topology/${run.root}/neighbors?depth=2&at=${enc(middle)}`), () => walk(middle), 'its walk at that time (Cypher)');
       await measure('GET /topology/{id}/changes, depth 2, day 1 to day 30', () => api.get(`/api/v1/topology/${run.root}/changes?depth=2&from=${enc(run.times[0] as string)}&to=${enc(run.times.at(-1) as string)}`),
