@@ -145,16 +145,18 @@ export function Table<T>({ rows, columns, rowKey, sort, onSort, caption }: {
 }
 
 /** First, previous, next and last by the list's own links; the page number and total beside them. */
-export function Pager({ page, total, pageSize, links, onFollow }: {
+export function Pager({ page, total, pageSize, links, onFollow, label = 'Pages' }: {
   page: number;
   total: number;
   pageSize: number;
   links: { first: string; prev?: string; next?: string; last?: string };
   onFollow: (link: string) => void;
+  /** The navigation's name, where a page has more than one pager. */
+  label?: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={label}>
       <button type="button" disabled={page === 0} onClick={() => onFollow(links.first)}>« First</button>
       <button type="button" disabled={!links.prev} onClick={() => links.prev && onFollow(links.prev)}>‹ Previous</button>
       <span>
