@@ -126,7 +126,7 @@ async function opens(page: Page, name: string, path: string, opensCount: number,
       apiSamples.push(bare);
     }
   }
-  const shown = (c: string) => c.replace(/^\/api\/v1/, '').replace(/(from|to)=[^&]+/g, '$1=…');
+  const shown = (c: string) => c.replace(/^\/api\/v1/, '').replace(/(from|to)=[^&]+/g, '$1=…').replace(/\/views\/[0-9a-f-]{36}/, '/views/{id}');
   const firstCalls = first ? calls.filter(first) : [];
   const described = [...firstCalls.map(shown), ...(firstCalls.length ? ['then'] : []), calls.filter((c) => !firstCalls.includes(c)).map(shown).join(', ')].join(' ');
   return { name: `${name} (${opensCount} opens)`, page: pageSamples, api: apiSamples, calls: described.replaceAll('|', '\\|') };
