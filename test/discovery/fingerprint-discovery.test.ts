@@ -77,10 +77,11 @@ describePeers('discovery by fingerprint (nmap against the fingerprint lab)', () 
     expect(await errorsOf(run.id)).toEqual([]);
 
     const { tuples, facts } = await inventory();
-    const attributes = (host: (typeof lab.hosts)[number], openPorts: string) =>
-      canonicalJson({ deviceClass: host.deviceClass, deviceClassConfidence: CONFIDENCE[host.deviceClass], ...(host.name === 'srv' ? { osFamily: 'Linux', osName: LAB_OS } : {}), openPorts });
-    // The sweep probes port 22 alone: open on srv only.
-    expect(tuples).toEqual(lab.hosts.map((h) => `${ASSET_TYPE[h.deviceClass]} ${h.address} ACTIVE ${h.address} ${attributes(h, h.name === 'srv' ? '22' : '')}`).sort());
+    // The sweep probes port 22 alone (open on srv only); the fingerprint's open TCP ports, ranked higher, are the ones kept.
+    const tcpPorts = (host: (typeof lab.hosts)[number]) => host.services.filter((s) => s.protocol === 'tcp').map((s) => s.port).sort((x, y) => x - y).join(',');
+    const attributes = (host: (typeof lab.hosts)[number]) =>
+      canonicalJson({ deviceClass: host.deviceClass, deviceClassConfidence: CONFIDENCE[host.deviceClass], ...(host.name === 'srv' ? { osFamily: 'Linux', osName: LAB_OS } : {}), openPorts: tcpPorts(host) || (host.name === 'srv' ? '22' : '') });
+    expect(tuples).toEqual(lab.hosts.map((h) => `${ASSET_TYPE[h.deviceClass]} ${h.address} ACTIVE ${h.address} ${attributes(h)}`).sort());
     const rules = { prn: 'IPP service', iot: 'MQTT service', l2sw: 'SNMP sysDescr of a network device, SNMP is all that answers', srv: 'SSH banner names an OS, server service' } as Record<string, string>;
     expect(facts).toEqual(lab.hosts.flatMap((h) => {
       const a = h.address;
@@ -88,6 +89,7 @@ describePeers('discovery by fingerprint (nmap against the fingerprint lab)', () 
         `${a} assetType fingerprint "${ASSET_TYPE[h.deviceClass]}"`, `${a} assetType sweep "UNKNOWN_ENDPOINT"`,
         `${a} custom.deviceClass fingerprint "${h.deviceClass}"`, `${a} custom.deviceClassConfidence fingerprint ${CONFIDENCE[h.deviceClass]}`,
         ...(h.name === 'srv' ? [`${a} custom.osFamily fingerprint "Linux"`, `${a} custom.osName fingerprint "${LAB_OS}"`] : []),
+        ...(tcpPorts(h) ? [`${a} custom.openPorts fingerprint "${tcpPorts(h)}"`] : []),
         `${a} custom.openPorts sweep "${h.name === 'srv' ? '22' : ''}"`, `${a} displayName sweep "${a}"`,
         `${a} fingerprintEvidence fingerprint ${h.deviceClass} ${CONFIDENCE[h.deviceClass]} ${rules[h.name]}`,
         `${a} ipAddresses fingerprint ${JSON.stringify([a])}`, `${a} ipAddresses sweep ${JSON.stringify([a])}`,

@@ -64,8 +64,17 @@ describePeers('the web UI showing what identified an asset by its fingerprint', 
     expect((await rows(page, 'The evidence that decided PRINTER'))[0]).toMatch(/^IPP service \| PRINTER \| 0\.70 \| tcp\/631 ipp \(CUPS \d+\.\d+\)$/);
     // Nothing ranked higher spoke of the printer.
     expect(await section(page).getByRole('table', { name: /overrode/ }).count()).toBe(0);
+    // The ports the fingerprint found open, not the sweep's none of its own, and the services on them in their tab.
+    const ports = lab.hosts.find((h) => h.name === 'prn')?.services.filter((s) => s.protocol === 'tcp').map((s) => String(s.port)) ?? [];
+    expect(ports).toEqual(['631']);
+    expect(await page.getByRole('row', { name: /^Open ports \(openPorts\)/ }).getByRole('cell').allTextContents()).toEqual(['Open ports (openPorts)', ports.join(',')]);
     await expectAccessible(page);
     await screenshot(page, 'asset-identification');
+    await page.getByRole('tab', { name: 'Services' }).click();
+    const services = (await api.get(`/api/v1/assets?type=DISCOVERED_SERVICE&hostId=${printer}`)).body.data as { displayName: string }[];
+    expect(services.map((r) => r.displayName)).toEqual(['ipp:631']);
+    await page.getByRole('tabpanel').getByRole('row', { name: /^ipp:631 / }).getByRole('cell', { name: 'tcp/631', exact: true }).waitFor();
+    await expectAccessible(page);
     expect(errors).toEqual([]);
   });
 

@@ -141,6 +141,29 @@ describe('the web UI\'s relationships and graphs', () => {
     expect(errors).toEqual([]);
   });
 
+  it('pages an asset\'s relationships as the API pages them: a hypervisor with 130 VMs shows 100, then the other 30', async () => {
+    const vms = Array.from({ length: 130 }, (_, i) => ({ key: `vm-${i}`, assetType: 'VM', displayName: `paged-vm-${String(i).padStart(3, '0')}` }));
+    const bundle = { source: 'paging', assets: [{ key: 'esx', assetType: 'HYPERVISOR', displayName: 'esx-paged' }, ...vms], relationships: vms.map((vm) => ({ type: 'HOSTS_VM', source: 'esx', target: vm.key })) };
+    expect((await key.post('/api/v1/import', bundle)).status).toBe(200);
+    const esx = ((await key.get('/api/v1/assets?q=esx-paged')).body.data as { id: string }[])[0]?.id as string;
+    const apiPage = async (page: number) => ((await key.get(`/api/v1/assets/${esx}/relationships?activeOnly=false&size=100&page=${page}`)).body.data as { targetDisplayName: string }[]).map((r) => r.targetDisplayName);
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await page.goto(`${service.url}/assets/${esx}`);
+    const table = panel(page).getByRole('table', { name: '130 relationships' });
+    const targets = () => table.locator('tbody tr td:nth-child(3)').allTextContents();
+    await table.waitFor();
+    expect(await targets()).toEqual(await apiPage(0));
+    const pages = panel(page).getByRole('navigation', { name: 'Pages of relationships' });
+    await pages.getByText('Page 1 of 2 · 130 in all').waitFor();
+    await expectAccessible(page);
+    await pages.getByRole('button', { name: 'Next ›' }).click();
+    await pages.getByText('Page 2 of 2 · 130 in all').waitFor();
+    expect(await targets()).toEqual(await apiPage(1));
+    expect((await apiPage(1)).length).toBe(30);
+    expect(errors).toEqual([]);
+  });
+
   it('colours the topology by asset type with a legend of them, shows a cable\'s ports under the pointer, and downloads the drawn graph as PNG and SVG', async () => {
     const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
     await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
@@ -195,6 +218,36 @@ describe('the web UI\'s relationships and graphs', () => {
     expect(png.name).toBe(`topology-${name}.png`);
     expect(png.bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(png.bytes)).toEqual({ width: graph.width, height: graph.height });
+    expect(errors).toEqual([]);
+  });
+
+  it('colours each asset type alike in every graph, whatever else the graph holds: the topology, the Cypher graph, a graph of one type', async () => {
+    const { page, errors } = await openPage(browser, { width: 1440, height: 900 });
+    await signIn(page, service.url, 'analyst', USER_PASSWORD);
+    await page.goto(`${service.url}/topology/${hypervisor.id}?depth=1&cables=1`);
+    await page.locator('.graph canvas').first().waitFor();
+    const topology = await legend(page);
+    /** The legend of a query's graph, once it shows the types expected. */
+    const cypher = async (query: string, types: string[]) => {
+      await page.getByLabel('Query').fill(query);
+      await page.getByRole('button', { name: 'Run' }).click();
+      await page.locator('.graph canvas').first().waitFor();
+      return eventually(() => legend(page), (shown) => [...shown.keys()].join() === types.join(), `a legend of ${types.join(', ')}`);
+    };
+    await page.goto(`${service.url}/cypher`);
+    const both = await cypher('MATCH (h:Host {assetType: "HYPERVISOR"})-[r:HOSTS_VM]->(vm) RETURN h, r, vm LIMIT 30', ['HYPERVISOR', 'VM']);
+    const vmsOnly = await cypher('MATCH (vm:Host {assetType: "VM"}) RETURN vm LIMIT 10', ['VM']);
+    const switches = await cypher('MATCH (s {assetType: "NETWORK_DEVICE"}) RETURN s LIMIT 5', ['NETWORK_DEVICE']);
+    // The same type, the same colour: in the topology beside other types, in the Cypher graph beside HYPERVISOR, and alone.
+    expect(topology.get('HYPERVISOR')).toBe(both.get('HYPERVISOR'));
+    expect(topology.get('NETWORK_DEVICE')).toBe(switches.get('NETWORK_DEVICE'));
+    expect(both.get('VM')).toBe(vmsOnly.get('VM'));
+    if (topology.has('VM')) expect(topology.get('VM')).toBe(vmsOnly.get('VM'));
+    // And still one per type: the types the schema lists have as many colours.
+    const types = ((await key.get('/api/v1/schema/asset-types')).body.data as { type: string }[]).map((t) => t.type);
+    const shownTypes = new Map([...topology, ...both, ...vmsOnly, ...switches].filter(([label]) => types.includes(label)));
+    expect(new Set(shownTypes.values()).size).toBe(shownTypes.size);
+    await expectAccessible(page);
     expect(errors).toEqual([]);
   });
 

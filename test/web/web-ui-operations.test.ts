@@ -370,9 +370,17 @@ describe('the web UI for daily operations', () => {
     // Another user opens it by its link: the filters, columns and sort are the view's.
     const other = await openPage(browser, { width: 1440, height: 900 });
     await signIn(other.page, service.url, 'analyst', USER_PASSWORD);
+    await other.page.locator('.loaded[aria-busy=false] table').waitFor();
+    // The list is read once, with the view's filters: not first without them while the view is applied.
+    const lists: string[] = [];
+    other.page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/v1/assets') lists.push(url.search);
+    });
     await other.page.goto(`${service.url}/assets?view=${id}`);
     await other.page.waitForURL(/type=VM/);
     expect(await headers(other.page)).toEqual(shown);
+    expect(lists).toEqual(['?type=VM&site=paris&sort=displayName%2Cdesc&size=50']);
     const search = new URL(other.page.url()).searchParams;
     expect([search.get('site'), search.get('sort'), search.get('view')]).toEqual(['paris', 'displayName,desc', id]);
     const names = (await apiRows(p.analyst, 'type=VM&site=paris&sort=displayName,desc')).data.map((r) => r.displayName);

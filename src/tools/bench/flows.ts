@@ -148,7 +148,7 @@ async function ingest(collector: FlowCollector, batchSize: number, dataDir: stri
 // of ingest would take a day): flows per bucket add up to 10,000/s; the rows per bucket are how many
 // distinct keys each rollup keeps, an assumption stated in the section. The finer rollups are
 // filled where the windows of the last hour and of the last 24 hours read them: at both their ends.
-const FLOWS_PER_SECOND = 10_000;
+export const FLOWS_PER_SECOND = 10_000;
 const SYNTHETIC: { table: string; bucketMs: number; rows: number; hoursAgo: [number, number][]; ports: boolean; interfaces: boolean }[] = [
   { table: 'flow_rollup_1h', bucketMs: 3_600_000, rows: 100_000, hoursAgo: [[25, 0]], ports: false, interfaces: false },
   { table: 'flow_rollup_5m', bucketMs: 300_000, rows: 50_000, hoursAgo: [[25, 23], [2, 0]], ports: false, interfaces: true },
@@ -162,7 +162,7 @@ const dayFlow = (at: number): FlowRecord => ({
   protocol: 6, tcpFlags: 0, tos: 0, bytes: 1, packets: 1, samplingRate: 1, inputInterface: 0, outputInterface: 0,
 });
 
-async function fillRollups(container: Container, now: number): Promise<void> {
+export async function fillRollups(container: Container, now: number): Promise<void> {
   for (let day = now - 26 * 3_600_000; day <= now + 86_400_000; day += 86_400_000) await container.flowStore.write([dayFlow(day)]);
   // Only the synthetic traffic: the ingest runs wrote their flows into the current minute at far
   // more than 10,000 flows/s.

@@ -31,6 +31,9 @@
 //   host-discovery: the silent range lab's /16 (a few hundred hosts answer, the rest dropped)
 //              swept by the whole service (SWEEP, defaults) beside `nmap -sn` over the same /16
 //              (time, probes per second, hosts found, CPU; needs root).
+//   web-ui:    a day's work in Chromium on the scale section's estate (--quick and --data-dir as
+//              there) and a day of flow rollups: global search, a saved view of 8 columns, the Flows
+//              page over 24 hours, each beside the bare API calls the page makes for it.
 //   worker-loss: how long the chunks of a discovery worker killed mid-run take to be running on
 //              another worker (two worker processes, a loopback /16), with the default and a
 //              short lease.
@@ -49,6 +52,7 @@ import { ldapBench } from './ldap.js';
 import { FULL_ESTATE, QUICK_ESTATE, scaleBench } from './scale.js';
 import { dropSection } from './support.js';
 import { vcenterBench } from './vcenter.js';
+import { webUiDailyBench } from './web-ui-daily.js';
 import { workerLossBench } from './worker-loss.js';
 
 const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; floodSeconds?: number }) => Promise<void>> = {
@@ -68,6 +72,7 @@ const SECTIONS: Record<string, (options: { quick: boolean; dataDir?: string; flo
   azure: () => azureBench(),
   fingerprint: () => fingerprintBench(),
   ldap: () => ldapBench(),
+  'web-ui': ({ quick, dataDir }) => webUiDailyBench({ size: quick ? QUICK_ESTATE : FULL_ESTATE, dataDir }),
   'worker-loss': () => workerLossBench(),
   'host-discovery': () => hostDiscoveryBench(),
   flows: ({ quick, floodSeconds }) => flowsBench({ flows: quick ? 100_000 : 2_000_000, floodSeconds: floodSeconds ?? (quick ? 60 : FULL_FLOOD_SECONDS) }),

@@ -53,12 +53,8 @@ async function filterChanges(page: Page, base: string): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < FILTER_CHANGES; i++) {
     const url = i % 2 ? `${base}/assets?type=VM&site=paris` : `${base}/assets?type=PHYSICAL_HOST&status=ACTIVE`;
-    await page.evaluate((u) => (globalThis as unknown as InPage).history.pushState({}, '', u), url);
     const start = process.hrtime.bigint();
-    await page.evaluate(() => {
-      const w = globalThis as unknown as InPage;
-      w.dispatchEvent(new w.PopStateEvent('popstate'));
-    });
+    await navigateInApp(page, url);
     await page.waitForFunction(() => {
       const { document } = globalThis as unknown as InPage;
       return document.querySelector('.loaded[aria-busy=true]') === null && document.querySelector('.loaded table tbody tr') !== null;
@@ -104,7 +100,8 @@ async function topology(page: Page, base: string, root: string): Promise<WebUiFi
   return { ...drawn, firstDrawMs, layoutMs, panFps: 1000 / median(frames), panP95FrameMs: percentile(frames, 0.95) };
 }
 
-export async function measureWebUi(container: Container, base: string, topologyRoot: string): Promise<WebUiFigures> {
+/** Chromium signed in to the service at `base` as a new administrator, on the asset list; closed after `run`. */
+export async function withSignedInPage<T>(container: Container, base: string, run: (page: Page, userId: string) => Promise<T>): Promise<T> {
   const password = randomBytes(18).toString('base64url');
   const user = await container.users.create(BENCH_ACTOR, { username: `bench-ui-${randomBytes(4).toString('hex')}`, password, roles: ['ADMINISTRATOR'] });
   const browser = await launchChromium();
@@ -115,11 +112,26 @@ export async function measureWebUi(container: Container, base: string, topologyR
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('.loaded[aria-busy=false] table tbody tr').first().waitFor({ timeout: 60_000 });
+    return await run(page, user.id);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Navigates the signed-in app to `path` as a click on a link does (no page load), from the Node side. */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((u) => (globalThis as unknown as InPage).history.pushState({}, '', u), path);
+  await page.evaluate(() => {
+    const w = globalThis as unknown as InPage;
+    w.dispatchEvent(new w.PopStateEvent('popstate'));
+  });
+}
+
+export async function measureWebUi(container: Container, base: string, topologyRoot: string): Promise<WebUiFigures> {
+  return withSignedInPage(container, base, async (page) => {
     const samples = await filterChanges(page, base);
     const graph = await topology(page, base, topologyRoot);
     const sizes = scriptSizes();
     return { initialJsGzipKb: sizes.initial, lazyJsGzipKb: sizes.lazy, filterChange: { median: median(samples), p95: percentile(samples, 0.95) }, topology: graph };
-  } finally {
-    await browser.close();
-  }
+  });
 }

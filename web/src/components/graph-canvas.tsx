@@ -9,17 +9,66 @@ import Graph from 'graphology';
 import FA2Layout from 'graphology-layout-forceatlas2/worker';
 import { useEffect, useRef, useState } from 'react';
 import Sigma from 'sigma';
+import { api } from '../api';
+import type { SchemaEntry } from '../types';
+import { useLoad, type Loaded } from './ui';
 
-/** Distinct colours (Tableau 20, the darker of each pair first, its greys replaced: grey is UNKNOWN_COLOUR's): one per asset type of a graph. */
+/**
+ * Distinct colours (Tableau 20, the darker of each pair first, its greys replaced, then 16 more):
+ * grey is UNKNOWN_COLOUR's, black the cables'.
+ */
 const PALETTE = [
   '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#393b79', '#bcbd22', '#17becf',
   '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5', '#c49c94', '#f7b6d2', '#637939', '#dbdb8d', '#9edae5',
+  '#7f3b08', '#01665e', '#762a83', '#c51b7d', '#4d9221', '#053061', '#b2182b', '#8073ac', '#e08214', '#35978f',
+  '#fdb863', '#a6dba0', '#5e3c99', '#d6604d', '#4393c3', '#66a61e',
 ];
 export const UNKNOWN_COLOUR = '#999';
+/** A relationship's line, and a cable's (port to port), in every graph. */
+export const EDGE_COLOUR = '#aaa';
+export const LINK_COLOUR = '#000';
 
-/** A colour for each of these types, distinct up to 20 of them, in sorted order (so that one set of types always looks alike). */
-export function typeColours(types: Iterable<string>): Map<string, string> {
-  return new Map([...new Set(types)].sort().map((t, i) => [t, PALETTE[i % PALETTE.length] as string]));
+/** A node's colour by its kind: an asset type, or another label (a Cypher result's node that is no asset). */
+export type KindColours = (kind: string) => string;
+
+let schemaTypes: Promise<string[]> | undefined;
+
+/** Every asset type in the schema's order, read once; a failed read is tried again by the next graph. */
+function assetTypes(): Promise<string[]> {
+  schemaTypes ??= api<{ data: SchemaEntry[] }>('schema/asset-types').then(
+    ({ data }) => data.map((e) => e.type),
+    (error: unknown) => {
+      schemaTypes = undefined;
+      throw error;
+    },
+  );
+  return schemaTypes;
+}
+
+/**
+ * The one colour map of every drawn graph (topology, Cypher): an asset type's colour is its place
+ * in the schema, so a type looks the same whatever else a graph holds; another kind takes one of the
+ * colours no type has, by its name.
+ */
+export function useKindColours(): Loaded<KindColours> {
+  return useLoad(async () => {
+    const types = await assetTypes();
+    const place = new Map(types.map((t, i) => [t, i]));
+    const spare = PALETTE.slice(types.length);
+    return (kind: string) => {
+      const at = place.get(kind);
+      if (at !== undefined) return PALETTE[at % PALETTE.length] as string;
+      if (spare.length === 0) return UNKNOWN_COLOUR;
+      let hash = 0;
+      for (const c of kind) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+      return spare[hash % spare.length] as string;
+    };
+  }, []);
+}
+
+/** The legend's entries of the kinds a graph holds, in name order. */
+export function kindLegend(kinds: Iterable<string>, colours: KindColours): LegendEntry[] {
+  return [...new Set(kinds)].sort().map((label) => ({ label, color: colours(label) }));
 }
 
 export interface CanvasNode {

@@ -49,11 +49,12 @@ export function useRefresh(active: boolean, reload: () => void): void {
 const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
 /**
- * A field a problem names (body.addresses.0) as a person reads it ("Addresses, item 1"): the form's
- * label of the top field where it has one, then the item's number or key.
+ * A field a problem names (body.addresses.0, or body.settings/AWS/regions/1 as the request
+ * validator names a nested one) as a person reads it ("Addresses, item 1"; "Settings, AWS, regions,
+ * item 2"): the form's label of the top field where it has one, then the item's number or key.
  */
 function fieldName(path: string, labels: Record<string, string> = {}): string {
-  const [top = '', ...rest] = path.replace(/^(body|query|path)\./, '').split('.');
+  const [top = '', ...rest] = path.replace(/^(body|query|path)\./, '').split(/[./]/);
   const head = labels[top] ?? words(top).replace(/^./, (c) => c.toUpperCase());
   return [head, ...rest.map((part) => (/^\d+$/.test(part) ? `item ${Number(part) + 1}` : part))].join(', ');
 }
@@ -62,10 +63,12 @@ function fieldName(path: string, labels: Record<string, string> = {}): string {
 export function ErrorBox({ error, labels }: { error: ApiError | undefined; labels?: Record<string, string> }) {
   if (!error) return null;
   if (error.status === 403) return <p className="notice forbidden" role="alert">You may not do this: your roles do not allow it.</p>;
+  // The request validator's detail lists the fields' messages with their raw paths: the list below says it readably.
+  const repeatsFields = error.fields.length > 0 && error.fields.every((f) => error.detail.includes(f.message));
   return (
     <div className="notice error" role="alert">
       <strong>{error.title}</strong>
-      {error.detail && error.detail !== error.title ? <> — {error.detail}</> : null}
+      {error.detail && error.detail !== error.title && !repeatsFields ? <> — {error.detail}</> : null}
       {error.fields.length > 0 && (
         <ul>
           {error.fields.map((f) => (
@@ -142,16 +145,18 @@ export function Table<T>({ rows, columns, rowKey, sort, onSort, caption }: {
 }
 
 /** First, previous, next and last by the list's own links; the page number and total beside them. */
-export function Pager({ page, total, pageSize, links, onFollow }: {
+export function Pager({ page, total, pageSize, links, onFollow, label = 'Pages' }: {
   page: number;
   total: number;
   pageSize: number;
   links: { first: string; prev?: string; next?: string; last?: string };
   onFollow: (link: string) => void;
+  /** The navigation's name, where a page has more than one pager. */
+  label?: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={label}>
       <button type="button" disabled={page === 0} onClick={() => onFollow(links.first)}>« First</button>
       <button type="button" disabled={!links.prev} onClick={() => links.prev && onFollow(links.prev)}>‹ Previous</button>
       <span>

@@ -4,14 +4,16 @@
 // interfaces with what each is connected to (the neighbour asset and port, the evidence, the
 // confidence). The tabs are the synthesized types the schema serves (GET /schema/asset-types), so a
 // new sub-record kind shows as a tab; the views below say how the known ones look. The
-// relationships tab lists inactive edges too (marked so) and the asset's cables, and reloads after a
-// lifecycle action; a parent whose edge a decommission made inactive is still named, as inactive.
+// relationships tab lists inactive edges too (marked so) and the asset's cables, each a page at a
+// time by the API's links, and reloads after a lifecycle action; a parent whose edge a decommission
+// made inactive is still named, as inactive. A printer or any other non-host shows the tabs of the
+// kinds it has rows of (the services a fingerprint found on it).
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, query, type Page } from '../api';
 import { attributeLabel, attributeValue, customAttributes, isSoftwareCategory, vendorModelLabels } from '../asset-columns';
 import { Identification } from '../components/identification';
-import { ConfirmButton, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column, type Loaded } from '../components/ui';
+import { ConfirmButton, Pager, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Asset, ConnectedTo, Relationship, SchemaEntry } from '../types';
 
@@ -19,6 +21,16 @@ const RELATIONSHIPS_TAB = { id: 'relationships', label: 'Relationships' };
 
 
 type ParentRule = NonNullable<SchemaEntry['parent']>;
+
+/** The edges by which an asset without an active parent may have had one (its type's parent rule), inactive ones included. */
+function useParentEdges(asset: Asset | undefined, rule: ParentRule | undefined, version: number): Relationship[] {
+  const orphan = asset && !asset.parent && rule ? asset.id : undefined;
+  const edges = useLoad(
+    async () => (orphan && rule ? (await api<Page<Relationship>>(`assets/${orphan}/relationships${query({ type: [rule.via, ...rule.viaAlternatives], activeOnly: false, size: 100 })}`)).data : []),
+    [orphan, rule, version],
+  );
+  return orphan ? (edges.data ?? []) : [];
+}
 
 /** The asset's parent by its type's rule among its inactive edges (the API names active parents only). */
 function inactiveParent(asset: Asset, rule: ParentRule | undefined, rels: Relationship[]): Relationship | undefined {
@@ -79,7 +91,21 @@ function Fields({ asset, inactiveParentEdge }: { asset: Asset; inactiveParentEdg
   );
 }
 
-function Relationships({ id, rels, cabled }: { id: string; rels: Loaded<Page<Relationship>>; cabled: boolean }) {
+/** Rows of the relationships tab a page: an asset can have thousands (a switch, a cluster). */
+const RELATIONSHIPS_PAGE = 100;
+/** Interfaces whose cables one page of the cables table lists. */
+const INTERFACES_PAGE = 500;
+
+/** A table's pages by the API's own links, shown once there is more than one. */
+function Pages<T>({ page, label, onFollow }: { page: Page<T>; label: string; onFollow: (link: string) => void }) {
+  if (page.total <= page.pageSize) return null;
+  return <Pager page={page.page} total={page.total} pageSize={page.pageSize} links={page.links} onFollow={onFollow} label={label} />;
+}
+
+function Relationships({ id, version, cabled }: { id: string; version: number; cabled: boolean }) {
+  const [link, setLink] = useState<string>();
+  // Inactive edges too: a decommissioned asset's are shown as such, not hidden.
+  const rels = useLoad(() => api<Page<Relationship>>(link ?? `assets/${id}/relationships${query({ activeOnly: false, size: RELATIONSHIPS_PAGE })}`), [id, link, version]);
   const columns: Column<Relationship>[] = [
     { key: 'type', label: 'Relationship', render: (r) => r.relationshipType },
     { key: 'source', label: 'From', render: (r) => (r.sourceAssetId === id ? 'this asset' : <Link to={`/assets/${r.sourceAssetId}`}>{r.sourceDisplayName}</Link>) },
@@ -93,7 +119,14 @@ function Relationships({ id, rels, cabled }: { id: string; rels: Loaded<Page<Rel
         {(p) => {
           const inactive = p.data.filter((r) => !r.active).length;
           if (p.data.length === 0) return <p className="muted">No relationships.</p>;
-          return <Table rows={p.data} columns={columns} rowKey={(r) => r.id} caption={`${p.total.toLocaleString()} relationships${inactive ? `, ${inactive} inactive` : ''}`} />;
+          const paged = p.total > p.pageSize;
+          return (
+            <>
+              <Table rows={p.data} columns={columns} rowKey={(r) => r.id}
+                caption={`${p.total.toLocaleString()} relationships${inactive ? `, ${inactive} inactive${paged ? ' on this page' : ''}` : ''}`} />
+              <Pages page={p} label="Pages of relationships" onFollow={setLink} />
+            </>
+          );
         }}
       </States>
       {cabled && <Cables hostId={id} />}
@@ -105,23 +138,29 @@ interface Cable extends ConnectedTo {
   localPort: string;
 }
 
-/** The asset's cables: each port of its interfaces and what the far end is (LLDP/CDP, FDB), read from its INTERFACE rows. */
+/** The asset's cables: each port of its interfaces and what the far end is (LLDP/CDP, FDB), read from its INTERFACE rows a page at a time. */
 function Cables({ hostId }: { hostId: string }) {
-  const interfaces = useLoad(() => api<Page<Asset>>(`assets${query({ type: 'INTERFACE', hostId, size: 1000 })}`), [hostId]);
-  const cables = (interfaces.data?.data ?? []).flatMap((i) => (i.connectedTo ?? []).map((c): Cable => ({ ...c, localPort: i.displayName })));
-  if (cables.length === 0) return null;
+  const [link, setLink] = useState<string>();
+  const interfaces = useLoad(() => api<Page<Asset>>(link ?? `assets${query({ type: 'INTERFACE', hostId, size: INTERFACES_PAGE })}`), [hostId, link]);
+  const p = interfaces.data;
+  const cables = (p?.data ?? []).flatMap((i) => (i.connectedTo ?? []).map((c): Cable => ({ ...c, localPort: i.displayName })));
+  if (!p || (cables.length === 0 && p.total <= p.pageSize)) return null;
+  const first = p.page * p.pageSize;
   return (
-    <Table
-      rows={cables}
-      rowKey={(c) => `${c.localPort} ${c.interfaceId} ${c.discoveredVia}`}
-      caption={`${cables.length.toLocaleString()} cables (port-to-port links)`}
-      columns={[
-        { key: 'port', label: 'Port', render: (c) => c.localPort },
-        { key: 'asset', label: 'Connected to', render: (c) => <Link to={`/assets/${c.assetId}`}>{c.assetDisplayName ?? c.assetId}</Link> },
-        { key: 'far', label: 'Their port', render: (c) => c.port },
-        { key: 'via', label: 'Found by', render: (c) => `${c.discoveredVia}, ${c.confidence.toFixed(2)}` },
-      ]}
-    />
+    <>
+      <Table
+        rows={cables}
+        rowKey={(c) => `${c.localPort} ${c.interfaceId} ${c.discoveredVia}`}
+        caption={`${cables.length.toLocaleString()} cables (port-to-port links)${p.total > p.pageSize ? ` of interfaces ${(first + 1).toLocaleString()}–${(first + p.data.length).toLocaleString()} of ${p.total.toLocaleString()}` : ''}`}
+        columns={[
+          { key: 'port', label: 'Port', render: (c) => c.localPort },
+          { key: 'asset', label: 'Connected to', render: (c) => <Link to={`/assets/${c.assetId}`}>{c.assetDisplayName ?? c.assetId}</Link> },
+          { key: 'far', label: 'Their port', render: (c) => c.port },
+          { key: 'via', label: 'Found by', render: (c) => `${c.discoveredVia}, ${c.confidence.toFixed(2)}` },
+        ]}
+      />
+      <Pages page={p} label="Pages of interfaces" onFollow={setLink} />
+    </>
   );
 }
 
@@ -204,29 +243,45 @@ function SubRecords({ hostId, type, view }: { hostId: string; type: string; view
   );
 }
 
+/**
+ * The sub-record kinds an asset shows as tabs: every kind on a host or network device; on anything
+ * else (a printer or an IoT device a fingerprint named its services on) the kinds it has rows of.
+ */
+function useSubRecordTabs(asset: Asset | undefined, types: string[]): string[] {
+  const host = asset?.assetCategory === 'HOST' || asset?.assetCategory === 'NETWORK_DEVICE';
+  const id = asset?.id;
+  const held = useLoad(
+    async () => (host || !id ? types : (await Promise.all(types.map(async (type) => ((await api<Page<Asset>>(`assets${query({ type, hostId: id, size: 1 })}`)).total > 0 ? [type] : [])))).flat()),
+    [id, host, types.join()],
+  );
+  return held.data ?? (host ? types : []);
+}
+
 export function AssetDetailPage() {
   const { id = '' } = useParams();
   const { has } = useSession();
   const asset = useLoad(() => api<{ data: Asset }>(`assets/${id}`), [id]);
   usePageTitle(asset.data?.data.displayName ?? 'Asset');
   const schema = useLoad(() => api<{ data: SchemaEntry[] }>('schema/asset-types'), []);
-  // Inactive edges too: a decommissioned asset's are shown as such, not hidden.
-  const rels = useLoad(() => api<Page<Relationship>>(`assets/${id}/relationships?activeOnly=false&size=1000`), [id]);
+  // Bumped by a lifecycle action, after which the relationships are read again.
+  const [version, setVersion] = useState(0);
+  const rule = schema.data?.data.find((e) => e.type === asset.data?.data.assetType)?.parent ?? undefined;
+  const parentEdges = useParentEdges(asset.data?.data, rule, version);
   const views = new Map((schema.data?.data ?? []).filter((e) => e.synthesized).map((e) => [e.type, SUB_VIEWS[e.type] ?? plainView(e)]));
-  const tabs = [RELATIONSHIPS_TAB, ...[...views].map(([type, view]) => ({ id: type, label: view.label }))];
+  const shown = useSubRecordTabs(asset.data?.data, [...views.keys()]);
+  const tabs = [RELATIONSHIPS_TAB, ...shown.map((type) => ({ id: type, label: views.get(type)?.label ?? type }))];
   const [tab, setTab] = useState('relationships');
   const view = views.get(tab);
   const act = async (action: 'decommission' | 'reactivate') => {
     await api(`assets/${id}/${action}`, { method: 'POST' });
     asset.reload();
-    rels.reload();
+    setVersion((v) => v + 1);
   };
   return (
     <States loaded={asset}>
       {({ data: a }) => {
         const attributes = Object.entries(customAttributes(a));
         const host = a.assetCategory === 'HOST' || a.assetCategory === 'NETWORK_DEVICE';
-        const rule = schema.data?.data.find((e) => e.type === a.assetType)?.parent ?? undefined;
         return (
           <section>
             <h1>{a.displayName}</h1>
@@ -239,7 +294,7 @@ export function AssetDetailPage() {
                 <ConfirmButton label="Reactivate" question={`Reactivate ${a.displayName}?`} onConfirm={() => act('reactivate')} />
               )}
             </p>
-            <Fields asset={a} inactiveParentEdge={inactiveParent(a, rule, rels.data?.data ?? [])} />
+            <Fields asset={a} inactiveParentEdge={inactiveParent(a, rule, parentEdges)} />
             <Identification id={a.id} />
             <h2>Custom attributes</h2>
             {attributes.length ? (
@@ -250,9 +305,9 @@ export function AssetDetailPage() {
             ) : (
               <p className="muted">None.</p>
             )}
-            <Tabs tabs={host ? tabs : [RELATIONSHIPS_TAB]} current={tab} onChange={setTab} />
+            <Tabs tabs={tabs} current={tab} onChange={setTab} />
             <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              {view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships id={a.id} rels={rels} cabled={host} />}
+              {view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships key={a.id} id={a.id} version={version} cabled={host} />}
             </div>
           </section>
         );

@@ -33,10 +33,15 @@ function useFieldValues(field: 'site' | 'environment'): Option[] {
  * The saved view that `?view=<id>` names, applied once: its filters, columns and sort replace the
  * page's. Any change of the list after that leaves the view (the URL drops it).
  */
-function useSavedView(apply: (view: SavedView) => void) {
-  const [params] = useSearchParams();
+function useSavedView(toParams: (view: SavedView) => URLSearchParams) {
+  const [params, setParams] = useSearchParams();
   const id = params.get('view');
   const applied = useRef<string | null>(null);
+  // The URL the view makes: until the page shows it (a render comes between, with ?view= alone), nothing is read.
+  const expected = useRef<string | null>(null);
+  useEffect(() => {
+    if (expected.current === params.toString()) expected.current = null;
+  }, [params]);
   const [view, setView] = useState<SavedView>();
   const [error, setError] = useState<ApiError>();
   useEffect(() => {
@@ -52,9 +57,11 @@ function useSavedView(apply: (view: SavedView) => void) {
       ({ data }) => {
         if (!live) return;
         applied.current = id;
+        const next = toParams(data);
+        expected.current = next.toString();
         setView(data);
         setError(undefined);
-        apply(data);
+        setParams(next, { replace: true });
       },
       (e: ApiError) => {
         if (!live) return;
@@ -73,7 +80,8 @@ function useSavedView(apply: (view: SavedView) => void) {
     applied.current = saved.id;
     setView(saved);
   };
-  return { view: id ? view : undefined, error, pending: Boolean(id) && applied.current !== id, shown };
+  const pending = Boolean(id) && (applied.current !== id || (expected.current !== null && expected.current !== params.toString()));
+  return { view: id ? view : undefined, error, pending, shown };
 }
 
 export function AssetsPage() {
@@ -87,7 +95,7 @@ export function AssetsPage() {
     if (view.columns.length) next.set('columns', view.columns.join(','));
     if (view.sort) next.set('sort', view.sort);
     next.set('view', view.id);
-    setParams(next, { replace: true });
+    return next;
   });
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f)])) as Record<Filter, string | null>;
   const apiQuery = query({

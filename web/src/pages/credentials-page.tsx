@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, type Page } from '../api';
-import { SchemaFields, schemaProperties, type FieldValue } from '../components/schema-fields';
+import { SchemaFields, schemaProperties, type FieldValues } from '../components/schema-fields';
 import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, CredentialKind, CredentialTestOutcome, CredentialUse } from '../types';
@@ -16,7 +16,7 @@ function CredentialForm({ kinds, credential, onDone }: { kinds: CredentialKind[]
   const [name, setName] = useState(credential?.name ?? '');
   const [patterns, setPatterns] = useState(credential?.matchPatterns.join('\n') ?? '');
   const [allowBroadMatch, setAllowBroadMatch] = useState(credential?.allowBroadMatch ?? false);
-  const [settings, setSettings] = useState<Record<string, FieldValue>>((credential?.settings ?? {}) as Record<string, FieldValue>);
+  const [settings, setSettings] = useState<FieldValues>((credential?.settings ?? {}) as FieldValues);
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError>();
   const spec = kinds.find((k) => k.kind === kind);

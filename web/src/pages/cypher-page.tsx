@@ -6,8 +6,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import graphModel from '../../../docs/graph-model.md?raw';
 import { api, ApiError } from '../api';
-import { GraphCanvas, typeColours, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
-import { ErrorBox, Field, Tabs, usePageTitle } from '../components/ui';
+import { EDGE_COLOUR, GraphCanvas, kindLegend, useKindColours, type CanvasEdge, type CanvasNode, type KindColours } from '../components/graph-canvas';
+import { ErrorBox, Field, States, Tabs, usePageTitle } from '../components/ui';
 
 interface GraphNode { id: string; labels: string[]; properties: Record<string, unknown> }
 interface GraphRelationship { id: string; type: string; startNode: string; endNode: string; properties: Record<string, unknown> }
@@ -49,21 +49,20 @@ function cellText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function ResultGraph({ result }: { result: QueryResult }) {
+function ResultGraph({ result, colours }: { result: QueryResult; colours: KindColours }) {
   const navigate = useNavigate();
   const { nodes, edges, legend } = useMemo(() => {
     // An asset by its type, any other node by its first label.
     const kind = (n: GraphNode) => String(n.properties.assetType ?? n.labels[0] ?? 'node');
-    const colours = typeColours(result.graph.nodes.map(kind));
     const nodes: CanvasNode[] = result.graph.nodes.map((n) => ({
       id: n.id,
       label: String(n.properties.displayName ?? n.labels[0] ?? n.id),
-      color: colours.get(kind(n)) ?? UNKNOWN_COLOUR,
+      color: colours(kind(n)),
       size: 6,
     }));
-    const edges: CanvasEdge[] = result.graph.relationships.map((r) => ({ id: r.id, source: r.startNode, target: r.endNode, label: r.type, size: 1, color: '#aaa', hover: r.type }));
-    return { nodes, edges, legend: [...colours].map(([label, color]) => ({ label, color })) };
-  }, [result]);
+    const edges: CanvasEdge[] = result.graph.relationships.map((r) => ({ id: r.id, source: r.startNode, target: r.endNode, label: r.type, size: 1, color: EDGE_COLOUR, hover: r.type }));
+    return { nodes, edges, legend: kindLegend(result.graph.nodes.map(kind), colours) };
+  }, [result, colours]);
   const assetIds = useMemo(() => new Map(result.graph.nodes.map((n) => [n.id, n.properties.id])), [result]);
   const open = useCallback((node: string) => {
     const assetId = assetIds.get(node);
@@ -82,6 +81,7 @@ export function CypherPage() {
   const [error, setError] = useState<ApiError>();
   const [running, setRunning] = useState(false);
   const [view, setView] = useState('table');
+  const colours = useKindColours();
 
   const run = async () => {
     let parsed: Record<string, unknown> | undefined;
@@ -170,7 +170,7 @@ export function CypherPage() {
           {result.graph.nodes.length > 0 && <Tabs tabs={[{ id: 'graph', label: 'Graph' }, { id: 'table', label: 'Table' }]} current={view} onChange={setView} />}
           <div role={result.graph.nodes.length > 0 ? 'tabpanel' : undefined} id={`panel-${view}`} aria-labelledby={result.graph.nodes.length > 0 ? `tab-${view}` : undefined}>
           {view === 'graph' && result.graph.nodes.length > 0 ? (
-            <ResultGraph result={result} />
+            <States loaded={colours}>{(c) => <ResultGraph result={result} colours={c} />}</States>
           ) : (
             <div className="table-wrap">
               <table>

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
-import { SchemaFields, type FieldValue } from '../components/schema-fields';
+import { SchemaFields, type FieldValues } from '../components/schema-fields';
 import { ConfirmButton, ErrorBox, Field, Pager, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, DiscoveryMethod, Run, Target } from '../types';
@@ -16,7 +16,7 @@ const ACTIVE = ['QUEUED', 'RUNNING'];
 /** The form's labels by the API's field names, so that a refusal names the field as the form does. */
 const TARGET_LABELS = { name: 'Name', addresses: 'Addresses', methods: 'Methods', ports: 'Ports', settings: 'Settings', schedule: 'Schedule', credentialIds: 'Credentials' };
 
-type SettingValues = Record<string, Record<string, FieldValue>>;
+type SettingValues = Record<string, FieldValues>;
 
 /** The port and settings of each inventory method the target takes. */
 function MethodOptions({ catalogue, methods, ports, settings, onPorts, onSettings }: {
@@ -30,8 +30,9 @@ function MethodOptions({ catalogue, methods, ports, settings, onPorts, onSetting
   return (
     <>
       {catalogue.filter((m) => m.stage === 'inventory' && methods.includes(m.method)).map((m) => (
-        <fieldset key={m.method} className="inline-set">
+        <fieldset key={m.method} className="method-options">
           <legend>{m.method}</legend>
+          {m.credentialKinds.length > 0 && <p className="muted">Credentials of kind {m.credentialKinds.join(', ')}{m.credentialsOptional ? ' (optional)' : ''}</p>}
           <Field label={`${m.method} port`}>
             <input type="number" min={1} max={65535} placeholder={String(m.defaultPort ?? '')} value={ports[m.method] ?? ''} onChange={(e) => onPorts({ ...ports, [m.method]: e.target.value })} />
           </Field>

@@ -7,7 +7,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, query } from '../api';
-import { GraphCanvas, typeColours, UNKNOWN_COLOUR, type CanvasEdge, type CanvasNode } from '../components/graph-canvas';
+import { EDGE_COLOUR, GraphCanvas, kindLegend, LINK_COLOUR, useKindColours, type CanvasEdge, type CanvasNode, type KindColours } from '../components/graph-canvas';
 import { States, useLoad, usePageTitle } from '../components/ui';
 
 interface TopologyNode {
@@ -27,11 +27,8 @@ interface Topology {
   nodeCap: number;
 }
 
-const LINK_COLOUR = '#e6550d';
-
-function GraphView({ topology, onOpen, onCentre }: { topology: Topology; onOpen: (id: string) => void; onCentre: (id: string) => void }) {
+function GraphView({ topology, colours, onOpen, onCentre }: { topology: Topology; colours: KindColours; onOpen: (id: string) => void; onCentre: (id: string) => void }) {
   const { nodes, edges, legend } = useMemo(() => {
-    const colours = typeColours(topology.nodes.map((n) => n.assetType));
     const byDepth = new Map<number, TopologyNode[]>();
     for (const n of topology.nodes) byDepth.set(n.depth, [...(byDepth.get(n.depth) ?? []), n]);
     // Rings by depth as the starting point of the layout.
@@ -39,20 +36,20 @@ function GraphView({ topology, onOpen, onCentre }: { topology: Topology; onOpen:
       const angle = (2 * Math.PI * i) / ring.length;
       return {
         id: n.id, label: n.displayName, x: depth * 10 * Math.cos(angle), y: depth * 10 * Math.sin(angle),
-        size: n.id === topology.root.id ? 12 : Math.max(3, 8 - depth), color: colours.get(n.assetType) ?? UNKNOWN_COLOUR,
+        size: n.id === topology.root.id ? 12 : Math.max(3, 8 - depth), color: colours(n.assetType),
       };
     }));
     const names = new Map(topology.nodes.map((n) => [n.id, n.displayName]));
     const edges: CanvasEdge[] = [
-      ...topology.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, label: e.type, size: 1, color: '#aaa' })),
+      ...topology.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, label: e.type, size: 1, color: EDGE_COLOUR })),
       ...topology.interfaceLinks.map((l) => ({
         id: l.id, source: l.sourceAssetId, target: l.targetAssetId, label: `${l.sourcePort} ↔ ${l.targetPort} (${l.discoveredVia})`, size: 3, color: LINK_COLOUR,
         hover: `${names.get(l.sourceAssetId)} ${l.sourcePort} ↔ ${names.get(l.targetAssetId)} ${l.targetPort} (${l.discoveredVia}, ${l.confidence.toFixed(2)})`,
       })),
     ];
-    const legend = [...[...colours].map(([type, color]) => ({ label: type, color })), { label: 'port-to-port link', color: LINK_COLOUR, line: true }];
+    const legend = [...kindLegend(topology.nodes.map((n) => n.assetType), colours), { label: 'port-to-port link', color: LINK_COLOUR, line: true }];
     return { nodes, edges, legend };
-  }, [topology]);
+  }, [topology, colours]);
   return (
     <GraphCanvas
       nodes={nodes} edges={edges} legend={legend} exposeAs="__topology" onOpen={onOpen} onCentre={onCentre} fileName={`topology-${topology.root.displayName}`}
@@ -72,6 +69,7 @@ export function TopologyPage() {
     () => api<{ data: Topology }>(`topology/${id}/neighbors${query({ depth, followInterfaceLinks: follow || undefined, nodeLimit: limit })}`),
     [id, depth, follow, limit],
   );
+  const colours = useKindColours();
   usePageTitle(topology.data ? `Topology of ${topology.data.data.root.displayName}` : 'Topology');
   const [showList, setShowList] = useState(false);
   const set = (key: string, value: string | undefined) => {
@@ -108,7 +106,7 @@ export function TopologyPage() {
               {t.interfaceLinks.length.toLocaleString()} port-to-port links. Click an asset to open it, double-click to centre on it.
             </p>
             {t.truncated && <p className="notice" role="status">The graph was cut at {t.nodeCap.toLocaleString()} assets: the nearest are shown. Raise the limit or lower the depth.</p>}
-            <GraphView topology={t} onOpen={(node) => navigate(`/assets/${node}`)} onCentre={(node) => navigate(`/topology/${node}?${params.toString()}`)} />
+            <States loaded={colours}>{(c) => <GraphView topology={t} colours={c} onOpen={(node) => navigate(`/assets/${node}`)} onCentre={(node) => navigate(`/topology/${node}?${params.toString()}`)} />}</States>
             <button type="button" className="link" aria-expanded={showList} onClick={() => setShowList(!showList)}>{showList ? 'Hide' : 'Show'} the assets as a list</button>
             {showList && (
               <ul className="plain columns">

@@ -80,7 +80,10 @@ export async function collectFingerprint({ address, settings: targetSettings, de
 
   const errors = host.truncated ? [record('FINGERPRINT_OUTPUT_TOO_LARGE', `More than ${MAX_PORTS} ports answered; the first ${MAX_PORTS} are loaded and no service of the address is retired.`)] : [];
   const found = classify(host);
+  // The TCP ports nmap found open: more than the sweep probes (a printer's 631), and ranked above its word.
+  const openTcp = host.ports.filter((p) => p.protocol === 'tcp').map((p) => p.port);
   const attributes: AddressFactsEntry['attributes'] = {
+    ...(openTcp.length ? { openPorts: openTcp.join(',') } : {}),
     ...(found.deviceClass ? { deviceClass: found.deviceClass, deviceClassConfidence: found.confidence as number } : {}),
     ...(found.osFamily ? { osFamily: found.osFamily } : {}),
     ...(found.osName ? { osName: found.osName } : {}),

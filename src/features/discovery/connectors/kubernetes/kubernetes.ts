@@ -17,8 +17,8 @@ const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_MAX_OBJECTS = 100_000;
 
 const settings = z.strictObject({
-  pageSize: z.number().int().min(1).max(5000).optional(),
-  maxObjects: z.number().int().min(1).max(1_000_000).optional(),
+  pageSize: z.number().int().min(1).max(5000).optional().describe('Objects asked for in each page of a list (500 by default)'),
+  maxObjects: z.number().int().min(1).max(1_000_000).optional().describe('Objects read at most in each list (100,000 by default); more is a partial read'),
 });
 
 /** What is listed, in this order: the lists a ClusterRole grants (docs/discovery.md). */
