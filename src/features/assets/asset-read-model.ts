@@ -120,6 +120,9 @@ function nodeAt(node: AssetNode, was: AssetAt): AssetNode {
   };
 }
 
+// The facts a summary shows.
+const SUMMARY_FACTS = ['displayName', 'assetType'];
+
 function toRowWithParent({ node, parent }: AssetWithParent): AssetRow {
   const row = toAssetRow(node);
   if (parent) row.parent = parent;
@@ -315,19 +318,19 @@ export class AssetReadModel {
     if (!was) return undefined;
     const row = toAssetRow(nodeAt(node, was));
     const [edge] = (await this.assets.parentEdges([row], at.getTime())).filter((e) => e.parentId !== null);
-    const [parent] = edge ? await this.summariesAt([edge.parentId], at) : [];
+    const [parent] = edge ? await this.summariesAt(await this.assets.summaries([edge.parentId]), at) : [];
     if (edge && parent) row.parent = { id: parent.id, displayName: parent.displayName, assetType: parent.assetType as AssetType, assetCategory: parent.assetCategory as Category, via: edge.via };
     return row;
   }
 
-  /** These assets as they were at `at` (name, type, category and status then); those that did not exist then are left out. */
-  async summariesAt(ids: string[], at: Date): Promise<AssetSummary[]> {
-    const [now, then] = await Promise.all([this.assets.summaries(ids), this.past.assetsAt(ids, at)]);
+  /** Assets as they were at `at` (name, type, category and status then), from their summaries now; those that did not exist then are left out. */
+  async summariesAt<S extends AssetSummary>(now: S[], at: Date): Promise<S[]> {
+    const then = await this.past.assetsAt(now.map((s) => s.id), at, SUMMARY_FACTS);
     return now.flatMap((s) => {
       const was = then.get(s.id);
       if (!was) return [];
       const type = was.resolved.fields.assetType ?? (s.assetType as AssetType);
-      return [{ id: s.id, displayName: was.resolved.fields.displayName ?? s.displayName, assetType: type, assetCategory: categoryOf(type), status: was.status }];
+      return [{ ...s, displayName: was.resolved.fields.displayName ?? s.displayName, assetType: type, assetCategory: categoryOf(type), status: was.status }];
     });
   }
 

@@ -67,10 +67,12 @@ export function assetRouter(readModel: AssetReadModel, assets: AssetService, rel
     const id = req.params.assetId;
     const request = pageRequest(req.query, HISTORY_PAGE.default, HISTORY_PAGE.max);
     const filter = { fields: q.field, from: q.from === undefined ? undefined : Date.parse(q.from), to: q.to === undefined ? undefined : Date.parse(q.to) };
-    await assets.require(id);
-    const total = await history.count(id, filter);
-    const window = pageWindow(request, total);
-    const page = windowed(window, await history.read(id, filter, window), (e) => e.key);
+    // The total places only the last page: any other is read beside its count.
+    const tail = request.cursor !== undefined && 'tail' in request.cursor;
+    const counted = tail ? await history.count(id, filter) : undefined;
+    const window = pageWindow(request, counted);
+    const [, total, entries] = await Promise.all([assets.require(id), counted ?? history.count(id, filter), history.read(id, filter, window)]);
+    const page = windowed(window, entries, (e) => e.key);
     res.json(pageEnvelope(req, page.rows.map((e) => e.entry), total, request, page));
   });
 

@@ -76,19 +76,19 @@ export class HistoryStore implements HistoryPart {
   }
 
   /**
-   * Each asset's facts as they stood at `at`: the last value each source had reported of each field
-   * by then (its time as the observation's, its current ownership), and the time of the asset's
-   * last change by then.
+   * Each asset's facts as they stood at `at` (of these fields only, when named): the last value each
+   * source had reported of each field by then (its time as the observation's, its current
+   * ownership), and the time of the asset's last change by then.
    */
-  async factsAt(ids: string[], at: Date): Promise<Map<string, { facts: Fact[]; changedAt: Date | null }>> {
+  async factsAt(ids: string[], at: Date, fields?: string[]): Promise<Map<string, { facts: Fact[]; changedAt: Date | null }>> {
     const out = new Map<string, { facts: Fact[]; changedAt: Date | null }>(ids.map((id) => [id, { facts: [], changedAt: null }]));
     if (ids.length === 0) return out;
     const { rows } = await this.db.raw(
       `SELECT DISTINCT ON (h.asset_id, h.field, h.source) h.asset_id, h.field, h.source, h.new_value AS value, h.changed_at, coalesce(f.owned, false) AS owned
          FROM asset_history h LEFT JOIN asset_facts f USING (asset_id, field, source)
-        WHERE h.asset_id = ANY(?::uuid[]) AND h.changed_at <= ?
+        WHERE h.asset_id = ANY(?::uuid[]) AND h.changed_at <= ? AND (?::text[] IS NULL OR h.field = ANY(?::text[]))
         ORDER BY h.asset_id, h.field, h.source, h.changed_at DESC, h.id DESC`,
-      [ids, at],
+      [ids, at, fields ?? null, fields ?? null],
     );
     for (const r of rows as { asset_id: string; field: string; source: string; value: unknown; changed_at: Date; owned: boolean }[]) {
       const asset = out.get(r.asset_id) as { facts: Fact[]; changedAt: Date | null };

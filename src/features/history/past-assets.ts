@@ -29,9 +29,9 @@ export class PastAssets {
     if (at < keptFrom) throw new GoneError(`History is kept from ${keptFrom.toISOString()} (service.history.retention-days): ask for a time at or after it.`);
   }
 
-  /** The assets among these that existed at `at`, each as it was then. */
-  async assetsAt(ids: string[], at: Date): Promise<Map<string, AssetAt>> {
-    const [logs, facts] = await Promise.all([this.graph.statusLogsAt(ids, at.getTime()), this.store.factsAt(ids, at)]);
+  /** The assets among these that existed at `at`, each as it was then (only these fields of its facts, when named). */
+  async assetsAt(ids: string[], at: Date, fields?: string[]): Promise<Map<string, AssetAt>> {
+    const [logs, facts] = await Promise.all([this.graph.statusLogsAt(ids, at.getTime()), this.store.factsAt(ids, at, fields)]);
     const out = new Map<string, AssetAt>();
     for (const [id, log] of logs) {
       const last = log.to.length - 1;

@@ -92,7 +92,7 @@ export class TopologyService {
     if (from >= to) throw new BadRequestError('from must be before to.', [{ path: 'query.from', message: 'not before to' }]);
     const at = (time: Date) => this.neighbors(assetId, { depth, nodeLimit, followInterfaceLinks: false, at: time })
       .catch((error: unknown) => { if (error instanceof NotFoundError) return undefined; throw error; });
-    const [before, after] = [await at(from), await at(to)];
+    const [before, after] = await Promise.all([at(from), at(to)]);
     if (!before && !after) throw new NotFoundError(`No asset with id ${assetId} at ${from.toISOString()} or ${to.toISOString()}.`);
     const was = new Map((before?.nodes ?? []).map((n) => [n.id, n]));
     const is = new Map((after?.nodes ?? []).map((n) => [n.id, n]));
@@ -124,11 +124,9 @@ export class TopologyService {
 
   /** A walk as it was at a time: its assets as they were then (name, type, status), no port-to-port links (history does not keep them). */
   private async walkAt(walk: GraphWalk, at: Date, nodeLimit: number): Promise<Topology> {
-    const all = [walk.root, ...walk.nodes];
-    const then = new Map((await this.rows.summariesAt(all.map((n) => n.id), at)).map((s) => [s.id, s]));
-    if (!then.has(walk.root.id)) throw new NotFoundError(`No asset with id ${walk.root.id} at ${at.toISOString()}.`);
-    const asThen = (n: TopologyNode): TopologyNode => ({ ...n, ...then.get(n.id), depth: n.depth });
-    return { root: asThen(walk.root), nodes: all.filter((n) => then.has(n.id)).map(asThen), edges: walk.edges, interfaceLinks: [], truncated: walk.truncated, nodeCap: nodeLimit };
+    const [root, ...nodes] = await this.rows.summariesAt([walk.root, ...walk.nodes], at);
+    if (root?.id !== walk.root.id) throw new NotFoundError(`No asset with id ${walk.root.id} at ${at.toISOString()}.`);
+    return { root, nodes: [root, ...nodes], edges: walk.edges, interfaceLinks: [], truncated: walk.truncated, nodeCap: nodeLimit };
   }
 
   private async walk(assetId: string, { depth, nodeLimit, at }: TopologyRequest): Promise<Topology | undefined> {
