@@ -111,6 +111,19 @@ describe('the web UI of history and remote scanners', () => {
     ]));
     expect(await panel.getByRole('navigation', { name: 'Pages of history' }).count()).toBe(0);
     await expectAccessible(page);
+    // From a time between the rename and the decommissioning: the decommissioning only; to it: the rest.
+    await panel.getByLabel('From').fill(await localField(page, before));
+    await panel.getByRole('button', { name: 'Filter' }).click();
+    await panel.getByText('2 changes, newest first').waitFor();
+    expect(await rows.allTextContents()).toEqual([expect.stringMatching(/ACTIVE → DECOMMISSIONED/), expect.stringMatching(/relationship retired/)]);
+    await panel.getByLabel('From').fill('');
+    await panel.getByLabel('To').fill(await localField(page, before));
+    await panel.getByRole('button', { name: 'Filter' }).click();
+    await panel.getByText('4 changes, newest first').waitFor();
+    expect(await rows.nth(0).textContent()).toMatch(/vm-hist → vm-hist-renamed/);
+    await panel.getByRole('button', { name: 'Clear' }).click();
+    await panel.getByText(/^6\d changes, newest first$/).waitFor();
+    expect(await panel.getByLabel('Fields').inputValue()).toBe('');
 
     // The hypervisor saw the same edge come and go, the VM named as its other end.
     await page.goto(`${service.url}/assets/${ids.esx}`);

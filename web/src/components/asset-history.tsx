@@ -1,12 +1,13 @@
 // The History tab of an asset (GET /assets/{id}/history): its facts, status transitions and
 // relationships as they changed, newest first, each with the source that reported it or the actor of
 // a lifecycle action; a relationship names its other end as a link. Paged by the API's cursor links
-// (older by `next`), filtered by the fields typed (comma-separated, as the API reads them).
+// (older by `next`), filtered by the fields typed (comma-separated, as the API reads them) and a
+// time range.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, query, type Page } from '../api';
 import type { AssetHistoryEntry } from '../types';
-import { States, Table, text, useLoad, when, type Column } from './ui';
+import { instant, States, Table, text, useLoad, when, type Column } from './ui';
 
 const HISTORY_PAGE = 50;
 
@@ -40,26 +41,35 @@ const columns: Column<AssetHistoryEntry>[] = [
 ];
 
 export function AssetHistory({ id, version }: { id: string; version: number }) {
-  const [typed, setTyped] = useState('');
-  const [fields, setFields] = useState<string[]>([]);
+  const empty = { fields: '', from: '', to: '' };
+  const [filter, setFilter] = useState(empty);
+  const [applied, setApplied] = useState(empty);
   const [link, setLink] = useState<string>();
-  const history = useLoad(() => api<Page<AssetHistoryEntry>>(link ?? `assets/${id}/history${query({ field: fields, size: HISTORY_PAGE })}`), [id, fields, link, version]);
-  const apply = (next: string[]) => {
+  const fields = applied.fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const history = useLoad(
+    () => api<Page<AssetHistoryEntry>>(link ?? `assets/${id}/history${query({ field: fields, from: instant(applied.from), to: instant(applied.to), size: HISTORY_PAGE })}`),
+    [id, applied, link, version],
+  );
+  const apply = (next: typeof filter) => {
     setLink(undefined);
-    setFields(next);
+    setFilter(next);
+    setApplied(next);
   };
+  const filtered = JSON.stringify(applied) !== JSON.stringify(empty);
   return (
     <>
-      <form className="filters" onSubmit={(e) => { e.preventDefault(); apply(typed.split(',').map((f) => f.trim()).filter(Boolean)); }}>
+      <form className="filters" onSubmit={(e) => { e.preventDefault(); apply(filter); }}>
         <label className="inline search">
           <span>Fields</span>
-          <input type="search" value={typed} placeholder="hostname, status, HOSTS_VM" onChange={(e) => setTyped(e.target.value)} />
+          <input type="search" value={filter.fields} placeholder="hostname, status, HOSTS_VM" onChange={(e) => setFilter({ ...filter, fields: e.target.value })} />
         </label>
+        <label className="inline"><span>From</span><input type="datetime-local" step={1} value={filter.from} onChange={(e) => setFilter({ ...filter, from: e.target.value })} /></label>
+        <label className="inline"><span>To</span><input type="datetime-local" step={1} value={filter.to} onChange={(e) => setFilter({ ...filter, to: e.target.value })} /></label>
         <button type="submit">Filter</button>
-        {fields.length > 0 && <button type="button" className="link" onClick={() => { setTyped(''); apply([]); }}>Clear</button>}
+        {filtered && <button type="button" className="link" onClick={() => apply(empty)}>Clear</button>}
       </form>
       <States loaded={history}>
-        {(p) => (p.data.length === 0 ? <p className="muted">No changes{fields.length ? ' of these fields' : ''}.</p> : (
+        {(p) => (p.data.length === 0 ? <p className="muted">No changes{filtered ? ' match the filter' : ''}.</p> : (
           <>
             <Table rows={p.data} columns={columns} rowKey={(e) => `${e.changedAt} ${e.kind} ${e.field} ${e.relationship?.id ?? ''} ${e.source ?? ''}`}
               caption={`${p.total.toLocaleString()} changes, newest first`} />
