@@ -16,6 +16,7 @@ import { InsightsPage } from './pages/insights-page';
 import { LoginPage, SignedInRedirect } from './pages/login-page';
 import { ProfilePage } from './pages/profile-page';
 import { RunPage } from './pages/run-page';
+import { ScannersPage } from './pages/scanners-page';
 import { SchemaPage } from './pages/schema-page';
 import './styles.css';
 
@@ -47,6 +48,7 @@ function Shell() {
           <NavLink to="/schema">Schema</NavLink>
           {has(...MAY.cypher) && <NavLink to="/cypher">Cypher</NavLink>}
           {has(...MAY.admin) && <NavLink to="/admin">Administration</NavLink>}
+          {has(...MAY.admin) && <NavLink to="/scanners">Scanners</NavLink>}
           <NavLink to="/profile">Profile</NavLink>
         </nav>
         {/* One group, so that the header wraps them together: the search's list never covers the roles. */}
@@ -73,6 +75,7 @@ function Shell() {
               <Route path="/flows" element={<FlowsPage />} />
               <Route path="/credentials" element={<CredentialsPage />} />
               <Route path="/admin" element={<AdminPage />} />
+              <Route path="/scanners" element={<ScannersPage />} />
               <Route path="/profile" element={<ProfilePage />} />
               <Route path="/schema" element={<SchemaPage />} />
               <Route path="/cypher" element={<CypherPage />} />

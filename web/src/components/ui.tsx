@@ -317,5 +317,12 @@ export function MultiSelect({ label, options, value, onChange, other }: {
   );
 }
 
+/** A datetime-local field's value (local time) as an instant, or nothing. */
+export const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
+/** An instant as a datetime-local field shows it (local time, to the minute or the second). */
+export const localTime = (iso: string | undefined, to: 'minute' | 'second' = 'minute') => {
+  const d = new Date(iso ?? '');
+  return Number.isNaN(d.getTime()) ? '' : new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, to === 'minute' ? 16 : 19);
+};
 export const when = (iso: unknown) => (typeof iso === 'string' && iso ? new Date(iso).toLocaleString() : '—');
 export const text = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : String(value));

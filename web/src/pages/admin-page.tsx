@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
-import { ConfirmButton, ConfirmDialog, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
+import { ConfirmButton, ConfirmDialog, ErrorBox, Field, instant, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession, type Role } from '../session';
 import type { AuditEvent } from '../types';
 
@@ -155,9 +155,6 @@ function AuditTarget({ event }: { event: AuditEvent }) {
     </>
   );
 }
-
-/** A datetime-local field's value (local time) as an instant, or nothing. */
-const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
 function Audit() {
   const empty = { action: '', from: '', to: '', q: '' };

@@ -2,7 +2,7 @@
 // lifecycle actions for those allowed (with a confirmation), its relationships, its custom
 // attributes, and tabs for what runs on it: packages, processes, services (with their ports) and
 // interfaces with what each is connected to (the neighbour asset and port, the evidence, the
-// confidence). The tabs are the synthesized types the schema serves (GET /schema/asset-types), so a
+// confidence), and its History (components/asset-history). The tabs are the synthesized types the schema serves (GET /schema/asset-types), so a
 // new sub-record kind shows as a tab; the views below say how the known ones look. The
 // relationships tab lists inactive edges too (marked so) and the asset's cables, each a page at a
 // time by the API's links, and reloads after a lifecycle action; a parent whose edge a decommission
@@ -12,12 +12,14 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, query, type Page } from '../api';
 import { attributeLabel, attributeValue, customAttributes, isSoftwareCategory, vendorModelLabels } from '../asset-columns';
+import { AssetHistory } from '../components/asset-history';
 import { Identification } from '../components/identification';
 import { ConfirmButton, Pager, States, Table, Tabs, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Asset, ConnectedTo, Relationship, SchemaEntry } from '../types';
 
 const RELATIONSHIPS_TAB = { id: 'relationships', label: 'Relationships' };
+const HISTORY_TAB = { id: 'history', label: 'History' };
 
 
 type ParentRule = NonNullable<SchemaEntry['parent']>;
@@ -269,7 +271,7 @@ export function AssetDetailPage() {
   const parentEdges = useParentEdges(asset.data?.data, rule, version);
   const views = new Map((schema.data?.data ?? []).filter((e) => e.synthesized).map((e) => [e.type, SUB_VIEWS[e.type] ?? plainView(e)]));
   const shown = useSubRecordTabs(asset.data?.data, [...views.keys()]);
-  const tabs = [RELATIONSHIPS_TAB, ...shown.map((type) => ({ id: type, label: views.get(type)?.label ?? type }))];
+  const tabs = [RELATIONSHIPS_TAB, ...shown.map((type) => ({ id: type, label: views.get(type)?.label ?? type })), HISTORY_TAB];
   const [tab, setTab] = useState('relationships');
   const view = views.get(tab);
   const act = async (action: 'decommission' | 'reactivate') => {
@@ -307,7 +309,8 @@ export function AssetDetailPage() {
             )}
             <Tabs tabs={tabs} current={tab} onChange={setTab} />
             <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-              {view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships key={a.id} id={a.id} version={version} cabled={host} />}
+              {tab === HISTORY_TAB.id ? <AssetHistory key={a.id} id={a.id} version={version} />
+                : view ? <SubRecords hostId={a.id} type={tab} view={view} /> : <Relationships key={a.id} id={a.id} version={version} cabled={host} />}
             </div>
           </section>
         );

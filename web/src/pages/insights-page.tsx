@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, query } from '../api';
-import { Field, States, Table, text, useLoad, usePageTitle, when } from '../components/ui';
+import { Field, instant, localTime, States, Table, text, useLoad, usePageTitle, when } from '../components/ui';
 import type { InsightFeed, InsightResult, InsightRow } from '../types';
 
 const LIMIT = 50;
@@ -61,22 +61,16 @@ function FeedRows({ feed, params }: { feed: InsightFeed; params: URLSearchParams
   );
 }
 
-/** An instant as a datetime-local input shows it (local time, to the minute). */
-function localInput(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
 function FeedParameters({ feed, params, onApply }: { feed: InsightFeed; params: URLSearchParams; onApply: (values: Record<string, string>) => void }) {
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(feed.parameters.map((p) => {
     const sent = params.get(p.name) ?? '';
-    return [p.name, p.type === 'date-time' && sent ? localInput(sent) : sent];
+    return [p.name, p.type === 'date-time' && sent ? localTime(sent) : sent];
   })));
   if (feed.parameters.length === 0) return null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // A date-time input gives local time without a zone: the API wants an instant.
-    onApply(Object.fromEntries(feed.parameters.map((p) => [p.name, p.type === 'date-time' && values[p.name] ? new Date(values[p.name] as string).toISOString() : (values[p.name] ?? '')])));
+    onApply(Object.fromEntries(feed.parameters.map((p) => [p.name, p.type === 'date-time' ? (instant(values[p.name] ?? '') ?? '') : (values[p.name] ?? '')])));
   };
   return (
     <form className="filters" onSubmit={submit}>
