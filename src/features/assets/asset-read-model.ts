@@ -120,9 +120,6 @@ function nodeAt(node: AssetNode, was: AssetAt): AssetNode {
   };
 }
 
-// The facts a summary shows.
-const SUMMARY_FACTS = ['displayName', 'assetType'];
-
 function toRowWithParent({ node, parent }: AssetWithParent): AssetRow {
   const row = toAssetRow(node);
   if (parent) row.parent = parent;
@@ -323,14 +320,24 @@ export class AssetReadModel {
     return row;
   }
 
-  /** Assets as they were at `at` (name, type, category and status then), from their summaries now; those that did not exist then are left out. */
-  async summariesAt<S extends AssetSummary>(now: S[], at: Date): Promise<S[]> {
-    const then = await this.past.assetsAt(now.map((s) => s.id), at, SUMMARY_FACTS);
-    return now.flatMap((s) => {
-      const was = then.get(s.id);
-      if (!was) return [];
-      const type = was.resolved.fields.assetType ?? (s.assetType as AssetType);
-      return [{ ...s, displayName: was.resolved.fields.displayName ?? s.displayName, assetType: type, assetCategory: categoryOf(type), status: was.status }];
+  /**
+   * Assets as they were at `at` (name, type, category and status then), from their summaries now;
+   * those that did not exist then are left out. `statusThen`: their status is already the one they
+   * had then (null: not yet there), as an as-of walk gives it.
+   */
+  async summariesAt<S extends AssetSummary>(summaries: S[], at: Date, statusThen = false): Promise<S[]> {
+    const ids = summaries.map((s) => s.id);
+    const [names, statuses] = statusThen
+      ? [await this.past.namesAt(ids, at), new Map(summaries.flatMap((s) => (s.status ? [[s.id, s.status] as const] : [])))]
+      : await this.past.assetsAt(ids, at, ['displayName', 'assetType']).then((then) => [
+        new Map([...then].map(([id, was]) => [id, was.resolved.fields])),
+        new Map([...then].map(([id, was]) => [id, was.status])),
+      ] as const);
+    return summaries.flatMap((s) => {
+      const status = statuses.get(s.id);
+      if (!status) return [];
+      const type = names.get(s.id)?.assetType ?? (s.assetType as AssetType);
+      return [{ ...s, displayName: names.get(s.id)?.displayName ?? s.displayName, assetType: type, assetCategory: categoryOf(type), status }];
     });
   }
 

@@ -54,6 +54,12 @@ export class PastAssets {
     return out;
   }
 
+  /** The name and type each of these assets' facts gave it at `at` (where any did). */
+  async namesAt(ids: string[], at: Date): Promise<Map<string, Pick<ResolvedAsset['fields'], 'displayName' | 'assetType'>>> {
+    const facts = await this.store.factsAt(ids, at, ['displayName', 'assetType']);
+    return new Map([...facts].map(([id, { facts: asserted }]) => [id, this.precedence.resolve(asserted).fields]));
+  }
+
   /** A synthesized row's values that changed after `at`, each with the value it had then (by API name). */
   valuesBefore(id: string, at: Date): Promise<Map<string, unknown>> {
     return this.store.valuesBefore(id, at);

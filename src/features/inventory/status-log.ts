@@ -22,3 +22,6 @@ export function parseStatusLogActor(text: string): StatusLogActor {
 export const ACTIVE_NOW = 'r.active';
 /** Cypher: the edge `r` was active at $at (epoch milliseconds): an odd count of its period bounds at or before it. */
 export const ACTIVE_AT = 'size([t IN coalesce(r.activePeriods, []) WHERE t <= $at]) % 2 = 1';
+
+/** Cypher: the status of the asset `v` at $at (epoch milliseconds) by its log; null when it did not exist yet. */
+export const statusAt = (v: string) => `last([i IN range(0, size(coalesce(${v}.statusAt, [])) - 1) WHERE ${v}.statusAt[i] <= $at | ${v}.statusTo[i]])`;

@@ -1,7 +1,7 @@
 // Reads of the graph around one asset (the topology explorer).
 import { int, type NeoGraph } from '../../platform/neo4j/neo4j-graph.js';
 import type { AssetSummary } from '../assets/asset-summary.js';
-import { ACTIVE_AT, ACTIVE_NOW } from '../inventory/status-log.js';
+import { ACTIVE_AT, ACTIVE_NOW, statusAt } from '../inventory/status-log.js';
 
 export interface TopologyNode extends AssetSummary {
   depth: number;
@@ -35,14 +35,15 @@ export class TopologyGraphRepository {
 
   /**
    * The walk of `depth` hops from the root in one statement over the edges active now, or at `at`
-   * (epoch milliseconds), at most `cap` assets besides the root; undefined for an unknown root.
+   * (epoch milliseconds: each asset with the status it had then, null for one that did not exist
+   * yet), at most `cap` assets besides the root; undefined for an unknown root.
    */
   async walk(rootId: string, depth: number, cap: number, at?: number): Promise<GraphWalk | undefined> {
     // The depth becomes Cypher text: only a validated integer may.
     if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw new RangeError(`depth must be 1 to ${MAX_DEPTH}`);
     const [row] = at === undefined
-      ? await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap) }, { depth: String(depth), active: ACTIVE_NOW })
-      : await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap), at: int(at) }, { depth: String(depth), active: ACTIVE_AT });
+      ? await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap) }, { depth: String(depth), active: ACTIVE_NOW, nodeStatus: 'b.status', rootStatus: 'root.status' })
+      : await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap), at: int(at) }, { depth: String(depth), active: ACTIVE_AT, nodeStatus: statusAt('b'), rootStatus: statusAt('root') });
     return row;
   }
 

@@ -124,7 +124,7 @@ export class TopologyService {
 
   /** A walk as it was at a time: its assets as they were then (name, type, status), no port-to-port links (history does not keep them). */
   private async walkAt(walk: GraphWalk, at: Date, nodeLimit: number): Promise<Topology> {
-    const [root, ...nodes] = await this.rows.summariesAt([walk.root, ...walk.nodes], at);
+    const [root, ...nodes] = await this.rows.summariesAt([walk.root, ...walk.nodes], at, true);
     if (root?.id !== walk.root.id) throw new NotFoundError(`No asset with id ${walk.root.id} at ${at.toISOString()}.`);
     return { root, nodes: [root, ...nodes], edges: walk.edges, interfaceLinks: [], truncated: walk.truncated, nodeCap: nodeLimit };
   }

@@ -11,7 +11,7 @@
 // value writes no history (test/history/asset-history.test.ts), so the unchanged 99% are not
 // re-imported: the days are minutes apart, not 24 hours.
 import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
-import { ACTIVE_AT, ACTIVE_NOW } from '../../features/inventory/status-log.js';
+import { ACTIVE_AT, ACTIVE_NOW, statusAt } from '../../features/inventory/status-log.js';
 import type { Container } from '../../container.js';
 import { int as neoInt } from '../../platform/neo4j/neo4j-graph.js';
 import type { AssetType } from '../../features/inventory/asset-taxonomy.js';
@@ -112,7 +112,7 @@ export async function historyBench({ size, dataDir: keep }: { size: EstateSize; 
         ]),
         'its rows of asset_history and its graph entries (both stores)');
       const walk = (at?: string) => driver.executeQuery(service.container.graph.catalog.render('topology/walk-neighbors', {
-        depth: '2', active: at ? ACTIVE_AT : ACTIVE_NOW,
+        depth: '2', active: at ? ACTIVE_AT : ACTIVE_NOW, nodeStatus: at ? statusAt('b') : 'b.status', rootStatus: at ? statusAt('root') : 'root.status',
       }), { id: run.root, cap: neoInt(499), ...(at ? { at: neoInt(Date.parse(at)) } : {}) }, { database });
       const present = await measure('GET /topology/{id}/neighbors, depth 2, now', () => api.get(`/api/v1/topology/${run.root}/neighbors?depth=2`), () => walk(), 'its walk (Cypher)');
       const asOf = await measure(`… at day ${Math.floor(DAYS / 2) + 1}`, () => api.get(`/api/v1/topology/${run.root}/neighbors?depth=2&at=${enc(middle)}`), () => walk(middle), 'its walk at that time (Cypher)');
