@@ -34,7 +34,7 @@ describe('GET /assets/{id}/history', () => {
   let api: ApiClient;
 
   const importBundle = (bundle: object) => importEstate(p.integrationKey, { source: 'cmdb', ...bundle });
-  const discover = (connectedTo: string[]) => loadSshRead(service, connectedTo);
+  const discover = (connectedTo: string[], hostname?: string) => loadSshRead(service, connectedTo, hostname);
   /** The whole history, following next links from pages of `size`. */
   const history = async (id: string, query = '', size = 1000): Promise<Entry[]> => {
     const entries: Entry[] = [];
@@ -125,6 +125,14 @@ describe('GET /assets/{id}/history', () => {
     const restored = await history(ids.db as string, '&field=COMMUNICATES_WITH');
     expect(added(restored, retired)).toEqual([['RELATIONSHIP_ADDED', 'COMMUNICATES_WITH', null, null, 'discovery', null, expect.stringMatching(/^COMMUNICATES_WITH INCOMING /)]]);
     expect(new Set(restored.map((e) => e.relationship?.id)).size).toBe(1);
+  });
+
+  it('lists a fact a rescan changed, with the method that read it', async () => {
+    const app = (restoredEdge: Entry) => restoredEdge.relationship?.otherAsset?.id as string;
+    const [edge] = await history(ids.db as string, '&field=COMMUNICATES_WITH');
+    const before = await history(app(edge as Entry));
+    await discover(['10.9.0.2'], 'app-02');
+    expect(added(await history(app(edge as Entry)), before)).toEqual([['FACT', 'hostname', 'app-01', 'app-02', 'ssh', null, null]]);
   });
 
   it("lists a package's version change on the package's own history", async () => {
@@ -224,6 +232,25 @@ describe('GET /assets/{id}/history', () => {
     expect((await api.get(`/api/v1/topology/${ids.esx}/neighbors?at=${iso(renamed)}&followInterfaceLinks=true`)).status).toBe(400);
     expect((await api.get(`/api/v1/topology/${ids.esx}/changes?from=${iso(renamed)}&to=${iso(renamed - 1)}`)).status).toBe(400);
     expect((await api.get(`/api/v1/topology/${ids.esx}/changes?from=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).status).toBe(410);
+  });
+
+  it('agrees with the change feed: the assets and relationships the feed lists as changed are those with history, and each edge has its entries', async () => {
+    interface Item { entity: 'ASSET' | 'RELATIONSHIP'; id: string; relationship?: { sourceAssetId: string; targetAssetId: string } }
+    const items: Item[] = [];
+    for (let after = '0', more = true; more;) {
+      const page = (await api.get(`/api/v1/changes?after=${after}&limit=100`)).body;
+      items.push(...page.data);
+      ({ cursor: after, more } = page);
+    }
+    const graphAssets: string[] = (await api.get('/api/v1/assets?size=1000')).body.data.map((a: { id: string }) => a.id);
+    const histories = new Map(await Promise.all(graphAssets.map(async (id) => [id, await history(id)] as const)));
+    const fromFeed = new Set(items.flatMap((i) => (i.relationship ? [i.relationship.sourceAssetId, i.relationship.targetAssetId] : [i.id])));
+    expect(new Set([...histories].filter(([, entries]) => entries.length > 0).map(([id]) => id))).toEqual(fromFeed);
+    for (const { id, relationship } of items.filter((i) => i.entity === 'RELATIONSHIP')) {
+      for (const end of [relationship?.sourceAssetId, relationship?.targetAssetId]) {
+        expect({ end, added: histories.get(end as string)?.some((e) => e.kind === 'RELATIONSHIP_ADDED' && e.relationship?.id === id) }).toEqual({ end, added: true });
+      }
+    }
   });
 
   it('answers 404 for no such asset and 400 for a cursor or time it did not give, and writes nothing', async () => {

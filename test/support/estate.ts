@@ -81,16 +81,16 @@ export async function importEstate(client: ApiClient, bundle: object = ESTATE): 
 }
 
 /**
- * A complete SSH read of host 10.9.0.1 (app-01) with established connections to these addresses,
- * loaded as a discovery run loads it: a connection's peer gains a COMMUNICATES_WITH edge, and one
- * no longer seen loses it.
+ * A complete SSH read of host 10.9.0.1 (app-01, or the host name given) with established
+ * connections to these addresses, loaded as a discovery run loads it: a connection's peer gains a
+ * COMMUNICATES_WITH edge, and one no longer seen loses it.
  */
-export async function loadSshRead(service: TestService, connectedTo: string[]): Promise<void> {
+export async function loadSshRead(service: TestService, connectedTo: string[], hostname = 'app-01'): Promise<void> {
   const container = service.running.container;
   const target = await container.targets.create({ kind: 'SYSTEM', name: 'test' }, { name: `ssh read ${Date.now()}`, addresses: ['10.9.0.1'], methods: ['SSH'] });
   const run = await container.runs.create(target.id, target.name, 'MANUAL');
   const observation = {
-    ...emptyObservation('10.9.0.1', 'SSH', 'SERVER'), hostname: 'app-01', macAddresses: ['02:09:00:00:00:01'], ipAddresses: ['10.9.0.1'],
+    ...emptyObservation('10.9.0.1', 'SSH', 'SERVER'), hostname, macAddresses: ['02:09:00:00:00:01'], ipAddresses: ['10.9.0.1'],
     connections: connectedTo.map((remoteAddress) => ({ localAddress: '10.9.0.1', localPort: 40000, remoteAddress, remotePort: 5432 })),
     complete: new Set(OBSERVED_SCOPES),
   };
