@@ -138,7 +138,8 @@ describe('discovery of a Kubernetes cluster (API server double)', () => {
     const [forbidden, ...others] = await errorsOf(partial.id);
     expect(others).toEqual([]);
     expect(forbidden).toMatchObject({ method: 'KUBERNETES', stage: 'collect', code: 'KUBERNETES_FORBIDDEN' });
-    expect(forbidden.message).toContain('cannot list resource "ingresses" in API group "networking.k8s.io"');
+    // The connector names the request and its verb; the API server's message (the published 403, which names its own example's resource) follows.
+    expect(forbidden.message).toContain('GET /apis/networking.k8s.io/v1/ingresses (verb list): 403 pod is forbidden: User "NAME"');
     expect((await assets()).find((a) => a.displayName === removed)?.status).toBe('ACTIVE');
     expect(await relationships()).toContain(`HOSTS_CONTAINER ${WORKER} -> ${removed}`);
     expect([...(await services())].some((s) => s.startsWith('service/default/my-service'))).toBe(true);

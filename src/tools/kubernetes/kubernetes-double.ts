@@ -2,9 +2,10 @@
 // (made by openssl), JSON over the real paths (/api/v1/nodes, /api/v1/pods, /api/v1/namespaces,
 // /api/v1/namespaces/{name}, /api/v1/services, /apis/networking.k8s.io/v1/ingresses), list
 // pagination with limit and continue as the API server does it (metadata.continue while more remain,
-// remainingItemCount), and Status objects for 401, 403, 404 and 410 as the API server returns them.
-// Its objects are the published examples of test/fixtures/kubernetes/, each with a UID where its
-// example shows none (the API server gives every object one at creation). It checks the bearer token.
+// remainingItemCount), and the published Status objects of test/fixtures/kubernetes/statuses.json
+// for 401, 403, 404 and 410, served as published whatever the request named. Its objects are the
+// published examples of test/fixtures/kubernetes/, each with a UID where its example shows none
+// (the API server gives every object one at creation). It checks the bearer token.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -110,13 +111,8 @@ export class KubernetesDouble {
     if (pathname === '/api/v1/namespaces/kube-system') return this.send(res, 200, this.objects.namespaces.find((n) => n.metadata.name === 'kube-system'));
     const name = (Object.keys(KUBERNETES_LIST_PATHS) as ListName[]).find((n) => KUBERNETES_LIST_PATHS[n] === pathname);
     if (!name) return this.send(res, 404, this.statuses.notFound);
-    if (this.forbidden.has(name)) {
-      const group = pathname.startsWith('/apis/') ? pathname.split('/')[2] : '';
-      const status = structuredClone(this.statuses.forbidden);
-      status.message = status.message.replace(/RESOURCE/g, name).replace('GROUP', group);
-      status.details.kind = name;
-      return this.send(res, 403, status);
-    }
+    // The published 403 body as it stands: it names the resource of its own example, not this list.
+    if (this.forbidden.has(name)) return this.send(res, 403, this.statuses.forbidden);
     // A continue token names the list and the offset the next page starts at.
     const token = searchParams.get('continue');
     let offset = 0;
