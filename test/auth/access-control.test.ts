@@ -81,6 +81,7 @@ const RULES: Record<string, Rule> = {
   listRuns: 'SIGNED_IN',
   getRun: 'SIGNED_IN',
   listRunHosts: 'SIGNED_IN',
+  listRunChunks: 'SIGNED_IN',
   cancelRun: DISCOVERY,
   acceptPin: DISCOVERY,
   getRunDiagnosis: 'SIGNED_IN',

@@ -81,7 +81,7 @@ describe('a discovery worker killed mid-run', () => {
   const endpoints = async () => (await api.get('/api/v1/assets?type=UNKNOWN_ENDPOINT&size=1')).body.total as number;
 
   /** Scans the block with a worker killed mid-run (after it kept some addresses); answers the run as the kill left it, and the addresses it had kept. */
-  async function killedMidRun(block: string): Promise<{ runId: string; kept: string[] }> {
+  async function killedMidRun(block: string): Promise<{ runId: string; kept: string[]; lostWorker: string }> {
     const target = (await api.post('/api/v1/discovery/targets', { name: `loopback ${block}`, addresses: [block], methods: ['SWEEP'] })).body.data;
     const doomed = startWorker(1);
     const run = (await api.post(`/api/v1/discovery/targets/${target.id}/scan`)).body.data;
@@ -94,14 +94,14 @@ describe('a discovery worker killed mid-run', () => {
     expect(stuck.progress.done).toBeLessThan(ADDRESS_COUNT);
     const kept: string[] = await service.running.container.db('discovery_run_results').where({ run_id: run.id }).pluck('address');
     expect(kept.length).toBe(stuck.progress.done);
-    return { runId: run.id, kept };
+    return { runId: run.id, kept, lostWorker: `${os.hostname()}:${doomed.pid}` };
   }
 
   it('hands the chunks of the killed worker to another, which scans only what was not kept: the run completes with every host once', async () => {
     const before = await endpoints();
-    const { runId, kept } = await killedMidRun('127.0.8.0/22');
+    const { runId, kept, lostWorker } = await killedMidRun('127.0.8.0/22');
     // Another worker's lease sweeper (every 15 s) queues the lost chunks again; that worker takes them.
-    startWorker(32);
+    const survivor = `${os.hostname()}:${startWorker(32).pid}`;
     const done = await poll(runId, (r) => !['QUEUED', 'RUNNING'].includes(r.status), 'finished', 120_000);
     expect(done).toMatchObject({
       status: 'COMPLETED',
@@ -110,8 +110,14 @@ describe('a discovery worker killed mid-run', () => {
       summary: { hostsResponding: ADDRESS_COUNT, assetsCreated: ADDRESS_COUNT, errors: 0 },
     });
     expect(await endpoints()).toBe(before + ADDRESS_COUNT);
-    const attempts: number[] = await service.running.container.db('discovery_run_chunks').where({ run_id: runId }).pluck('attempts');
-    expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
+    // The run's chunk list names who ran each: a chunk taken again (after the lease of the lost worker) was ended by the survivor.
+    const chunks: any[] = (await api.get(`/api/v1/discovery/runs/${runId}/chunks`)).body.data;
+    expect(chunks.map((c) => c.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(chunks.filter((c) => c.attempts >= 2).length).toBeGreaterThan(0);
+    for (const c of chunks) {
+      expect(c).toMatchObject({ status: 'DONE', done: c.size, ranBy: { kind: 'WORKER', scannerId: null } });
+      expect(c.ranBy.name).toEqual(c.attempts >= 2 ? survivor : expect.stringMatching(new RegExp(`^(${lostWorker}|${survivor})$`)));
+    }
     // Every address was probed; those the lost worker had kept, once only.
     const block = [...probes.keys()].filter((a) => a.startsWith('127.0.8.') || /^127\.0\.(9|10|11)\./.test(a));
     expect(block).toHaveLength(ADDRESS_COUNT);

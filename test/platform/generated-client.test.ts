@@ -71,6 +71,8 @@ describe('a client generated from api.yaml', () => {
     // The scanner's chunk: its one address, pinned at first sight, first counted, ended; the run loaded; the scanner revoked.
     expect(report.scanner).toBe('192.0.2.50 null 0 ENDED COMPLETED REVOKED');
     expect(report.scanners).toEqual(['gc-scanner gc-branch gc-1 1']);
+    // The run's one chunk, as its list names who ran it: the scanner, by name and id.
+    expect(report.scannerChunks).toEqual(['0 192.0.2.50-192.0.2.50 DONE 1/1 1 SCANNER gc-scanner true']);
     expect(report.reactivated).toBe('ACTIVE');
     // From the instant the import made the VM (its edge to the hypervisor written just after) to now:
     // the hypervisor appeared; the VM, decommissioned and reactivated since, is as it was.

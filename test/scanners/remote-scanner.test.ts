@@ -113,6 +113,10 @@ describePeers('a remote scanner in a network only it reaches', () => {
     expect(queued.status).toBe(202);
     const run = await runToEnd(api, queued.body.data.id, 240_000);
     expect(run).toMatchObject({ status: 'COMPLETED', scannerGroup: 'site-a', progress: { done: 3, total: 3 }, chunks: { total: 2, done: 2 }, summary: { hostsResponding: 3, assetsCreated: 3, errors: 0 }, errors: [] });
+    // The run's chunk list names the scanner that ran each chunk.
+    const chunks = (await api.get(`/api/v1/discovery/runs/${run.id}/chunks`)).body.data;
+    expect(chunks.map((c: any) => `${c.firstAddress}-${c.lastAddress} ${c.status} ${c.done} ${c.ranBy.kind} ${c.ranBy.name} ${c.ranBy.scannerId === scanner.id}`))
+      .toEqual([`${SUBNET}.11-${SUBNET}.12 DONE 2 SCANNER site-a-1 true`, `${SUBNET}.13-${SUBNET}.13 DONE 1 SCANNER site-a-1 true`]);
 
     // The hosts as the lab holds them: their names, their MACs, this machine's packages (the namespaces share its files), Redis on h2.
     const hosts = (await api.get('/api/v1/assets?category=HOST,NETWORK_DEVICE&size=100')).body.data as { id: string; hostname: string; macAddresses: string[]; ipAddresses: string[]; sources: string[] }[];

@@ -2,7 +2,8 @@
 // The web UI of history (issue 41) and of remote scanners (issue 38), in Chromium against the real
 // service: an asset's History tab after an import, a rename and a decommissioning; the topology as
 // of a time before the decommissioning and compared with it; the Scanners page creating a token
-// (shown once), listing it and revoking it. Each view checked with axe-core.
+// (shown once), listing it and revoking it; a run page naming the scanner that ran a chunk. Each
+// view checked with axe-core.
 import type { Browser, Page } from 'playwright-core';
 import { importEstate } from '../support/estate.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createPrincipals, USER_PASSWORD, type Principals } from '../support/principals.js';
@@ -205,6 +206,28 @@ describe('the web UI of history and remote scanners', () => {
     expect(await row.locator('td').nth(6).textContent()).toBe('0');
     expect(await page.content()).not.toContain(token);
     await expectAccessible(page);
+
+    // A run of the scanner's group: the scanner takes its one chunk and ends it; the run page names
+    // the scanner as the chunk's runner, linked to the Scanners page.
+    const scanner = (path: string, body: unknown) => fetch(`${service.url}/api/v1/scanner/chunks/${path}`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const target = (await p.discoveryAdminSession.post('/api/v1/discovery/targets', { name: 'lyon-office', addresses: ['192.0.2.60'], methods: ['SWEEP'], scannerGroup: 'lyon-branch' })).body.data;
+    const run = (await p.discoveryAdminSession.post(`/api/v1/discovery/targets/${target.id}/scan`)).body.data;
+    let claimed = await scanner('claim', { version: '9.9.9-ui', waitSeconds: 5 });
+    while (claimed.status === 204) claimed = await scanner('claim', { version: '9.9.9-ui', waitSeconds: 5 });
+    const chunk = (await claimed.json()).data;
+    const silent = { address: '192.0.2.60', responding: false, openPorts: [], attempted: [], observations: [], errors: [] };
+    expect((await scanner(`${chunk.id}/reports`, { attempt: chunk.attempt, results: [{ address: '192.0.2.60', result: silent }], end: { credentialsTried: [] } })).status).toBe(200);
+    await page.goto(`${service.url}/discovery/runs/${run.id}`);
+    await page.locator('[data-status="COMPLETED"]').waitFor();
+    const chunkRow = page.getByRole('row', { name: /192\.0\.2\.60.*DONE.*1 of 1.*scanner lyon-branch-1/ });
+    await chunkRow.waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'run-chunks');
+    await chunkRow.getByRole('link', { name: 'lyon-branch-1' }).click();
+    await page.getByRole('heading', { name: 'Remote scanners', level: 1 }).waitFor();
+    expect(await row.locator('td').nth(6).textContent()).toBe('1');
 
     // Revoked after the confirmation: the row says so and the token is refused.
     await row.getByRole('button', { name: 'Revoke' }).click();

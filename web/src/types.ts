@@ -11,6 +11,7 @@ export type Relationship = Schemas['Relationship'];
 export type SchemaEntry = Schemas['SchemaEntry'];
 export type Run = Schemas['Run'];
 export type RunHost = operations['listRunHosts']['responses'][200]['content']['application/json']['data'][number];
+export type RunChunk = Schemas['RunChunk'];
 export type RunAlert = Schemas['RunAlert'];
 export type Target = Schemas['Target'];
 export type DiscoveryMethod = Schemas['DiscoveryMethodDescription'];

@@ -6,7 +6,8 @@ import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { pageWindow, windowed, type PageRequest, type WindowedRows } from '../../platform/http/pagination.js';
 import type { Scheduler } from '../../platform/scheduler/scheduler.js';
 import type { Actor, AuditLog } from '../auth/audit-log.js';
-import type { RunStore } from './run-store.js';
+import type { components } from '../../platform/http/api-types.js';
+import type { ChunkRow, RunStore } from './run-store.js';
 import type { ChunkCounts, RunError, RunRecord, RunStatus } from './run-record.js';
 import type { HostStateStore, RunHostRow } from './host-state-store.js';
 import type { TargetStore } from './target-store.js';
@@ -29,6 +30,17 @@ export interface RunView {
   failureReason: string | null;
   scannerGroup: string | null;
   errors?: RunError[];
+}
+
+export type RunChunkView = components['schemas']['RunChunk'];
+
+function toChunkView({ holderKind, holderName, scannerId, takenAt, finishedAt, ...chunk }: ChunkRow): RunChunkView {
+  return {
+    ...chunk,
+    ranBy: holderKind ? { kind: holderKind, name: holderName ?? '', scannerId } : null,
+    takenAt: takenAt?.toISOString() ?? null,
+    finishedAt: finishedAt?.toISOString() ?? null,
+  };
 }
 
 export function toRunView(run: RunRecord, errors?: RunError[]): RunView {
@@ -107,6 +119,12 @@ export class DiscoveryService {
   async hosts(id: string, page: number, size: number): Promise<{ rows: RunHostRow[]; total: number }> {
     if (!(await this.runs.find(id))) throw new NotFoundError(`No discovery run with id ${id}.`);
     return this.hostState.runHosts(id, page, size);
+  }
+
+  async chunks(id: string, page: number, size: number): Promise<{ rows: RunChunkView[]; total: number }> {
+    if (!(await this.runs.find(id))) throw new NotFoundError(`No discovery run with id ${id}.`);
+    const { rows, total } = await this.runs.chunkPage(id, page, size);
+    return { rows: rows.map(toChunkView), total };
   }
 
   async cancel(actor: Actor, id: string): Promise<RunView> {

@@ -21,7 +21,7 @@ import type { HostStateStore, Pin, PinKind } from './host-state-store.js';
 export type { Pin, PinKind };
 import type { AddressResult } from './observation-bundle.js';
 import { checkedResult } from './reported-result.js';
-import type { RunChunk, RunStore } from './run-store.js';
+import type { ChunkHolder, RunChunk, RunStore } from './run-store.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
 import type { TargetLookup, TargetRecord } from './target-record.js';
 
@@ -49,10 +49,8 @@ export interface ScannerReport {
 export type ReportState = 'GO' | 'STOP' | 'LOST' | 'ENDED';
 
 /** A remote scanner as the chunks name it: `worker` holds them, `group` says which runs' it takes. */
-export interface RemoteScanner {
-  name: string;
+export interface RemoteScanner extends ChunkHolder {
   group: string;
-  worker: string;
 }
 
 /** The addresses of a chunk as its entries give them (host names as named). */
@@ -74,7 +72,7 @@ export class RemoteChunkService {
 
   /** Takes the next chunk of the scanner's group, with what the scanner needs of it; undefined when none is queued. */
   async claim(scanner: RemoteScanner): Promise<ScannerChunk | undefined> {
-    for (let chunk = await this.runs.claimChunk(scanner.group, scanner.worker, this.leaseMs); chunk; chunk = await this.runs.claimChunk(scanner.group, scanner.worker, this.leaseMs)) {
+    for (let chunk = await this.runs.claimChunk(scanner.group, scanner, this.leaseMs); chunk; chunk = await this.runs.claimChunk(scanner.group, scanner, this.leaseMs)) {
       const given = await this.chunkView(chunk, scanner);
       if (given) return given;
     }

@@ -24,6 +24,11 @@ export function runRouter(discovery: DiscoveryService): Router {
     const { rows, total } = await discovery.hosts(req.params.runId, page.page, page.size);
     res.json(pageEnvelope(req, rows, total, page));
   });
+  router.get('/api/v1/discovery/runs/:runId/chunks', async (req, res) => {
+    const page = pageRequest(req.query, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const { rows, total } = await discovery.chunks(req.params.runId, page.page, page.size);
+    res.json(pageEnvelope(req, rows, total, page));
+  });
   router.post('/api/v1/discovery/runs/:runId/cancel', async (req, res) => {
     res.json({ data: await discovery.cancel(actorOf(req), req.params.runId) });
   });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PageWindow, RowKey } from '../../platform/http/pagination.js';
-import { isUniqueViolation, keysetPage, keyTimeSql, type Database } from '../../platform/postgres/postgres-client.js';
+import { isUniqueViolation, keysetPage, keyTimeSql, pagedQuery, type Database } from '../../platform/postgres/postgres-client.js';
 import { ALL_ROWS, type CountedGroups, type RowCounts } from '../../platform/postgres/row-counts.js';
 import { restoredResult, storedResult, type AddressResult } from './observation-bundle.js';
 import { RUN_STATUSES, type ChunkCounts, type RunError, type RunHistory, type RunRecord, type RunStatus, type RunSummary, type RunTrigger } from './run-record.js';
@@ -43,7 +43,39 @@ export interface RunChunk {
   givenCredentials?: Record<string, string[]> | null;
 }
 
+/** Who takes a chunk: its lease's key (host:pid, or scanner:<id>) and its name as the run's chunk list shows it. */
+export interface ChunkHolder {
+  worker: string;
+  name: string;
+}
+
+/** The columns a take of a chunk sets: one more attempt, held under a lease by this holder. */
+function taken(trx: Knex, holder: ChunkHolder, leaseMs: number) {
+  return { status: 'RUNNING', attempts: trx.raw('attempts + 1'), worker: holder.worker, worker_name: holder.name, taken_at: trx.fn.now(), lease_expires_at: new Date(Date.now() + leaseMs) };
+}
+
 const CHUNK_SELECT = ['id', 'run_id as runId', 'seq', 'entries', 'size', 'first_address as first', 'last_address as last', 'attempts'];
+/** A chunk as the run's chunk list shows it (api.yaml, listRunChunks): scanner:<id> holders are remote scanners. */
+export interface ChunkRow {
+  seq: number;
+  firstAddress: string;
+  lastAddress: string;
+  size: number;
+  done: number;
+  status: 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED' | 'CANCELLED';
+  attempts: number;
+  holderKind: 'WORKER' | 'SCANNER' | null;
+  holderName: string | null;
+  scannerId: string | null;
+  takenAt: Date | null;
+  finishedAt: Date | null;
+}
+
+const CHUNK_ROW = `seq, first_address AS "firstAddress", last_address AS "lastAddress", size, done, status, attempts,
+  CASE WHEN worker LIKE 'scanner:%' THEN 'SCANNER' WHEN worker IS NOT NULL THEN 'WORKER' END AS "holderKind",
+  worker_name AS "holderName", CASE WHEN worker LIKE 'scanner:%' THEN substr(worker, 9) END AS "scannerId",
+  taken_at AS "takenAt", finished_at AS "finishedAt"`;
+
 const ACTIVE_CHUNK = ['QUEUED', 'RUNNING'];
 
 /** Whether a worker holding a chunk goes on: GO; STOP (the run was cancelled or ended); LOST (its lease passed to another). */
@@ -190,7 +222,7 @@ export class RunStore implements RunHistory {
       const next = trx('discovery_run_chunks').select('id').where({ run_id: runId, status: 'QUEUED' }).orderBy('seq').limit(1).forUpdate().skipLocked();
       const [chunk] = await trx('discovery_run_chunks')
         .whereIn('id', next)
-        .update({ status: 'RUNNING', attempts: trx.raw('attempts + 1'), worker, lease_expires_at: new Date(Date.now() + leaseMs) })
+        .update(taken(trx, { worker, name: worker }, leaseMs))
         .returning(CHUNK_SELECT);
       return chunk && { ...chunk, id: String(chunk.id), targetId: run.target_id };
     });
@@ -200,7 +232,7 @@ export class RunStore implements RunHistory {
    * Takes the next QUEUED chunk of the RUNNING runs of a scanner group (the oldest run first) for a
    * remote scanner, under a lease, as takeChunk does for the central workers.
    */
-  async claimChunk(group: string, worker: string, leaseMs: number): Promise<RunChunk | undefined> {
+  async claimChunk(group: string, holder: ChunkHolder, leaseMs: number): Promise<RunChunk | undefined> {
     return this.db.transaction(async (trx) => {
       const { rows: [next] } = await trx.raw<{ rows: { id: string; run_id: string }[] }>(
         `SELECT c.id, c.run_id FROM discovery_run_chunks c JOIN discovery_runs r ON r.id = c.run_id
@@ -212,10 +244,20 @@ export class RunStore implements RunHistory {
       if (!run) return undefined;
       const [chunk] = await trx('discovery_run_chunks')
         .where({ id: next.id })
-        .update({ status: 'RUNNING', attempts: trx.raw('attempts + 1'), worker, lease_expires_at: new Date(Date.now() + leaseMs) })
+        .update(taken(trx, holder, leaseMs))
         .returning(CHUNK_SELECT);
       return { ...chunk, id: String(chunk.id), targetId: run.target_id };
     });
+  }
+
+  /** A page of a run's chunks in their order, each with its latest attempt's holder (as ChunkRow). */
+  chunkPage(runId: string, page: number, size: number): Promise<{ rows: ChunkRow[]; total: number }> {
+    return pagedQuery<ChunkRow>(
+      this.db('discovery_run_chunks').where('run_id', runId),
+      (q) => q.select(this.db.raw(CHUNK_ROW)).orderBy('seq'),
+      page,
+      size,
+    );
   }
 
   /** The chunk as its holder saw it when it took it: RUNNING, held by this worker at this attempt (a remote scanner's requests each name it); undefined otherwise. */

@@ -725,6 +725,13 @@ export interface paths {
      */
     get: operations["listRunHosts"];
   };
+  "/api/v1/discovery/runs/{runId}/chunks": {
+    /**
+     * The chunks of a run, in their order
+     * @description Each chunk of addresses the run was cut into (service.discovery.chunk-size): its first and last address, its status and addresses done, how many times it was taken, and who ran its latest attempt (a central worker, named host:pid, or a remote scanner, by name and id; null while it has never been taken). A chunk taken again after its holder was lost shows the new holder.
+     */
+    get: operations["listRunChunks"];
+  };
   "/api/v1/discovery/runs/{runId}/cancel": {
     /**
      * Cancel a run
@@ -2538,6 +2545,68 @@ export interface components {
        * @example 20
        */
       waitSeconds?: number;
+    };
+    RunChunk: {
+      /**
+       * @description Place of the chunk in the run, from 0.
+       * @example 3
+       */
+      seq: number;
+      /** @example 10.20.3.0 */
+      firstAddress: string;
+      /** @example 10.20.3.255 */
+      lastAddress: string;
+      /**
+       * @description Addresses in the chunk.
+       * @example 256
+       */
+      size: number;
+      /**
+       * @description Addresses scanned so far (kept across attempts).
+       * @example 256
+       */
+      done: number;
+      /**
+       * @example DONE
+       * @enum {string}
+       */
+      status: "QUEUED" | "RUNNING" | "DONE" | "FAILED" | "CANCELLED";
+      /**
+       * @description Times a worker or scanner took it (service.discovery.chunk-max-attempts at most).
+       * @example 1
+       */
+      attempts: number;
+      /** @description Who holds or last held it; null while it has never been taken. */
+      ranBy: ({
+        /**
+         * @description WORKER: a central worker process; SCANNER: a remote scanner of the run's scanner group.
+         * @example SCANNER
+         * @enum {string}
+         */
+        kind: "WORKER" | "SCANNER";
+        /**
+         * @description A worker's host:pid, or the scanner's name (kept once it is revoked).
+         * @example lyon-scanner-1
+         */
+        name: string;
+        /**
+         * Format: uuid
+         * @description The remote scanner's id (GET /scanners); null for a central worker.
+         * @example 9a3f1c2e-7b4d-4e8a-b6c1-2d5e8f0a1b3c
+         */
+        scannerId: string | null;
+      }) | null;
+      /**
+       * Format: date-time
+       * @description When its latest attempt was taken.
+       * @example 2026-11-24T02:00:01.250Z
+       */
+      takenAt: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-24T02:00:09.731Z
+       */
+      finishedAt: string | null;
     };
     ScannerChunk: {
       /** @example 4182 */
@@ -7267,6 +7336,36 @@ export interface operations {
                 outcome: "SUCCESS" | "PARTIAL" | "FAILED";
               })[];
           });
+        };
+      };
+      304: components["responses"]["NotModified"];
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /**
+   * The chunks of a run, in their order
+   * @description Each chunk of addresses the run was cut into (service.discovery.chunk-size): its first and last address, its status and addresses done, how many times it was taken, and who ran its latest attempt (a central worker, named host:pid, or a remote scanner, by name and id; null while it has never been taken). A chunk taken again after its holder was lost shows the new holder.
+   */
+  listRunChunks: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["Page"];
+        size?: components["parameters"]["Size"];
+      };
+      path: {
+        /** @example e7d2a9c4-5b18-4f63-a0e9-3c6b8f2d1a75 */
+        runId: string;
+      };
+    };
+    responses: {
+      /** @description A page of chunks, by their place in the run. */
+      200: {
+        content: {
+          "application/json": components["schemas"]["PageEnvelope"] & {
+            data: components["schemas"]["RunChunk"][];
+          };
         };
       };
       304: components["responses"]["NotModified"];

@@ -1,13 +1,14 @@
 // One discovery run: live status and a progress bar while it runs (and a cancel for those
 // allowed), a link to its target's runs, the summary, the errors by
-// host, method and stage, the hosts and the identity rule that matched each, the diagnosis of a
-// failed run (with a refresh for those allowed) and the delivery of its alert.
+// host, method and stage, the hosts and the identity rule that matched each, its chunks and who
+// ran each (a central worker or a remote scanner), the diagnosis of a failed run (with a refresh
+// for those allowed) and the delivery of its alert.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, ApiError, type Page } from '../api';
-import { ConfirmButton, ErrorBox, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
+import { api, ApiError, query, type Page } from '../api';
+import { ConfirmButton, ErrorBox, Pager, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
-import type { Run, RunAlert, RunHost } from '../types';
+import type { Run, RunAlert, RunChunk, RunHost } from '../types';
 import { Progress } from './discovery-page';
 
 interface Diagnosis { status: string; summary?: string; likelyCauses?: string[]; recommendedActions?: string[]; confidence?: string; model?: string; createdAt?: string; reason?: string }
@@ -68,12 +69,47 @@ function DiagnosisView({ runId, failed }: { runId: string; failed: boolean }) {
   );
 }
 
+const RUN_PAGE = 50;
+
+/** A page of one of a run's lists (its hosts, its chunks), read again as the run moves on; the pager follows the list's links. */
+function RunList<T>({ path, label, version, columns, rowKey }: { path: string; label: string; version: string; columns: Column<T>[]; rowKey: (row: T) => string }) {
+  const [link, setLink] = useState<string>();
+  const list = useLoad(() => api<Page<T>>(link ?? `${path}${query({ size: RUN_PAGE })}`), [path, link, version]);
+  return (
+    <States loaded={list} empty={(p) => p.data.length === 0}>
+      {(p) => (
+        <>
+          <Table rows={p.data} columns={columns} rowKey={rowKey} />
+          {p.total > p.pageSize && <Pager page={p.page} total={p.total} pageSize={p.pageSize} links={p.links} onFollow={setLink} label={`Pages of ${label}`} />}
+        </>
+      )}
+    </States>
+  );
+}
+
+function RanBy({ chunk: { ranBy } }: { chunk: RunChunk }) {
+  const { has } = useSession();
+  if (!ranBy) return <span className="muted">not yet taken</span>;
+  if (ranBy.kind === 'WORKER') return <>worker <code>{ranBy.name}</code></>;
+  return <>scanner {has(...MAY.admin) ? <Link to="/scanners">{ranBy.name}</Link> : ranBy.name}</>;
+}
+
+const chunkColumns: Column<RunChunk>[] = [
+  { key: 'seq', label: '#', render: (c) => c.seq + 1 },
+  { key: 'addresses', label: 'Addresses', render: (c) => (c.firstAddress === c.lastAddress ? c.firstAddress : `${c.firstAddress} – ${c.lastAddress}`) },
+  { key: 'status', label: 'Status', render: (c) => <span className={`status ${c.status.toLowerCase()}`}>{c.status}</span> },
+  { key: 'done', label: 'Done', render: (c) => `${c.done.toLocaleString()} of ${c.size.toLocaleString()}` },
+  { key: 'attempts', label: 'Attempts', render: (c) => c.attempts },
+  { key: 'ranBy', label: 'Ran by', render: (c) => <RanBy chunk={c} /> },
+  { key: 'taken', label: 'Taken', render: (c) => when(c.takenAt) },
+  { key: 'finished', label: 'Finished', render: (c) => when(c.finishedAt) },
+];
+
 export function RunPage() {
   const { id = '' } = useParams();
   const { has } = useSession();
   const run = useLoad(() => api<{ data: Run }>(`discovery/runs/${id}`), [id]);
   usePageTitle(run.data ? `Run of ${run.data.data.targetName}` : 'Run');
-  const hosts = useLoad(() => api<Page<RunHost>>(`discovery/runs/${id}/hosts?size=1000`), [id, run.data?.data.status]);
   const alert = useLoad(() => api<{ data: RunAlert }>(`runs/${id}/alert`), [id, run.data?.data.status]);
   const going = run.data ? ['QUEUED', 'RUNNING'].includes(run.data.data.status) : false;
   useRefresh(going, run.reload);
@@ -123,7 +159,14 @@ export function RunPage() {
             <h2>Errors</h2>
             {r.errors?.length ? <Table rows={r.errors} columns={errorColumns} rowKey={(e) => `${e.address}-${e.method}-${e.stage}-${e.code}`} /> : <p className="muted">None.</p>}
             <h2>Hosts</h2>
-            <States loaded={hosts} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={hostColumns} rowKey={(h) => h.address} />}</States>
+            <RunList path={`discovery/runs/${r.id}/hosts`} label="hosts" version={r.status} columns={hostColumns} rowKey={(h) => h.address} />
+            {r.chunks.total > 0 && (
+              <>
+                <h2>Chunks</h2>
+                <p className="muted">{r.chunks.done} done, {r.chunks.running} running, {r.chunks.queued} queued, {r.chunks.failed} failed, {r.chunks.cancelled} cancelled.</p>
+                <RunList path={`discovery/runs/${r.id}/chunks`} label="chunks" version={`${r.status} ${r.progress.done}`} columns={chunkColumns} rowKey={(c) => String(c.seq)} />
+              </>
+            )}
             {failed && <DiagnosisView runId={r.id} failed={failed} />}
             <h2>Alert</h2>
             <States loaded={alert}>
