@@ -89,7 +89,7 @@ export async function hostDiscoveryBench(): Promise<void> {
     writeSection('host-discovery', `
 ## Host discovery of a mostly silent /16
 
-${machine()} · 1-minute load average ${loadBefore} at the start, ${loadAverage()} at the end. The machine is shared with other engineers' builds and tests, which ran meanwhile: single runs, so the figures move by tens of percent from run to run.
+${machine()} · 1-minute load average ${loadBefore} at the start, ${loadAverage()} at the end. Other engineers' builds and tests may share the machine (the load average says how busy it was): single runs, so the figures move by tens of percent from run to run.
 
 The silent range lab (\`startSilentRange()\`, src/tools/lab/silent-range-lab.ts): ${range.cidr} (${int(addresses)} addresses) routed into a network namespace through a veth pair; ${HOSTS} addresses there answer (ICMP echo, and a refusal or, at ${LISTENING} of them, an accept on port 22), every other address is dropped without an answer (forwarding off). Probes are what reached the namespace (its nftables counters: TCP SYNs and ICMP echo requests).
 
