@@ -21,7 +21,7 @@ import type { HostStateStore, Pin, PinKind } from './host-state-store.js';
 export type { Pin, PinKind };
 import type { AddressResult } from './observation-bundle.js';
 import { checkedResult } from './reported-result.js';
-import type { ChunkHolder, RunChunk, RunStore } from './run-store.js';
+import { SCANNER_PREFIX, type ChunkHolder, type RunChunk, type RunStore } from './run-store.js';
 import { expandAddresses, parseAddress, type ParsedAddress } from './target-addresses.js';
 import type { TargetLookup, TargetRecord } from './target-record.js';
 
@@ -47,6 +47,9 @@ export interface ScannerReport {
 }
 
 export type ReportState = 'GO' | 'STOP' | 'LOST' | 'ENDED';
+
+/** The key under which a remote scanner holds the leases of its chunks. */
+export const scannerLeaseKey = (scannerId: string) => `${SCANNER_PREFIX}${scannerId}`;
 
 /** A remote scanner as the chunks name it: `worker` holds them, `group` says which runs' it takes. */
 export interface RemoteScanner extends ChunkHolder {

@@ -49,13 +49,17 @@ export interface ChunkHolder {
   name: string;
 }
 
+/** Starts the lease key of a remote scanner (then its id): it tells its chunks from the central workers' (host:pid). */
+export const SCANNER_PREFIX = 'scanner:';
+
 /** The columns a take of a chunk sets: one more attempt, held under a lease by this holder. */
 function taken(trx: Knex, holder: ChunkHolder, leaseMs: number) {
   return { status: 'RUNNING', attempts: trx.raw('attempts + 1'), worker: holder.worker, worker_name: holder.name, taken_at: trx.fn.now(), lease_expires_at: new Date(Date.now() + leaseMs) };
 }
 
 const CHUNK_SELECT = ['id', 'run_id as runId', 'seq', 'entries', 'size', 'first_address as first', 'last_address as last', 'attempts'];
-/** A chunk as the run's chunk list shows it (api.yaml, listRunChunks): scanner:<id> holders are remote scanners. */
+
+/** A chunk as the run's chunk list shows it (api.yaml, listRunChunks). */
 export interface ChunkRow {
   seq: number;
   firstAddress: string;
@@ -72,8 +76,8 @@ export interface ChunkRow {
 }
 
 const CHUNK_ROW = `seq, first_address AS "firstAddress", last_address AS "lastAddress", size, done, status, attempts,
-  CASE WHEN worker LIKE 'scanner:%' THEN 'SCANNER' WHEN worker IS NOT NULL THEN 'WORKER' END AS "holderKind",
-  worker_name AS "holderName", CASE WHEN worker LIKE 'scanner:%' THEN substr(worker, 9) END AS "scannerId",
+  CASE WHEN worker LIKE '${SCANNER_PREFIX}%' THEN 'SCANNER' WHEN worker IS NOT NULL THEN 'WORKER' END AS "holderKind",
+  worker_name AS "holderName", CASE WHEN worker LIKE '${SCANNER_PREFIX}%' THEN substr(worker, ${SCANNER_PREFIX.length + 1}) END AS "scannerId",
   taken_at AS "takenAt", finished_at AS "finishedAt"`;
 
 const ACTIVE_CHUNK = ['QUEUED', 'RUNNING'];

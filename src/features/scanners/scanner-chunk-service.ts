@@ -4,7 +4,7 @@
 // counts the chunk to the scanner in the transaction that ends it.
 import { TooManyRequestsError } from '../../platform/errors.js';
 import type { Principal } from '../auth/roles.js';
-import type { Pin, PinKind, RemoteChunkService, RemoteScanner, ReportState, ScannerChunk, ScannerReport } from '../discovery/remote-chunk-service.js';
+import { scannerLeaseKey, type Pin, type PinKind, type RemoteChunkService, type RemoteScanner, type ReportState, type ScannerChunk, type ScannerReport } from '../discovery/remote-chunk-service.js';
 import type { ScannerService } from './scanner-service.js';
 import type { ScannerStore } from './scanner-store.js';
 
@@ -28,7 +28,7 @@ export class ScannerChunkService {
 
   private async scannerOf(principal: Principal, version?: string): Promise<RemoteScanner & { id: string }> {
     const scanner = await this.scanners.identify(principal, version);
-    return { id: scanner.id, name: scanner.name, group: scanner.group, worker: `scanner:${scanner.id}` };
+    return { id: scanner.id, name: scanner.name, group: scanner.group, worker: scannerLeaseKey(scanner.id) };
   }
 
   /** The next chunk of the scanner's group, waiting up to `waitSeconds` for one (or until `signal`: the scanner went away); undefined when none came. */
