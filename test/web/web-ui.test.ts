@@ -353,6 +353,28 @@ describe('the web UI', () => {
     await expectAccessible(page);
   });
 
+  it('pages the integration keys and the credentials beyond their first hundred, by the lists\' own links', async () => {
+    for (let i = 0; i < 101; i++) expect((await p.adminSession.post('/api/v1/integration-keys', { name: `paged-key-${String(i).padStart(3, '0')}` })).status).toBe(201);
+    for (let i = 0; i < 101; i++) expect((await p.adminSession.post('/api/v1/credentials', { name: `paged-cred-${String(i).padStart(3, '0')}`, kind: 'SNMP_V2C', matchPatterns: ['10.99.0.0/24'], settings: {}, secrets: { community: 'paged' } })).status).toBe(201);
+    const keysTotal = (await p.adminSession.get('/api/v1/integration-keys?size=1')).body.total as number;
+    const credentialsTotal = (await p.adminSession.get('/api/v1/credentials?size=1')).body.total as number;
+    const { page, errors } = await openPage(browser);
+    await signIn(page, service.url, ADMIN_USERNAME, ADMIN_PASSWORD);
+    for (const [path, label, total] of [['/admin', 'Pages of Integration Keys', keysTotal], ['/credentials', 'Pages of credentials', credentialsTotal]] as const) {
+      await page.goto(`${service.url}${path}`);
+      const pager = page.getByRole('navigation', { name: label });
+      await pager.getByText(`Page 1 of 2 · ${total.toLocaleString('en-US')} in all`).waitFor();
+      const table = pager.locator('xpath=preceding-sibling::div[1]').getByRole('table');
+      expect(await table.locator('tbody tr').count()).toBe(100);
+      await pager.getByRole('button', { name: 'Next ›' }).click();
+      // The pager and the table are drawn from the same page: once it says page 2, the rows are page 2's.
+      await pager.getByText(`Page 2 of 2 · ${total.toLocaleString('en-US')} in all`).waitFor();
+      expect(await table.locator('tbody tr').count()).toBe(total - 100);
+      await expectAccessible(page);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('decommissions and reactivates an asset after a confirmation, for those allowed', async () => {
     const { page } = await openPage(browser);
     await signIn(page, service.url, 'discovery-admin', USER_PASSWORD);

@@ -2,7 +2,7 @@
 // dense tables, pagers that follow the API's links, confirmation, tabs, copy-once secrets.
 // Device text is untrusted: everything is rendered as text by React, never as HTML.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { ApiError } from '../api';
+import { api, ApiError, query, type Page } from '../api';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -166,6 +166,24 @@ export function Pager({ page, total, pageSize, links, onFollow, label = 'Pages' 
       <button type="button" disabled={!links.last || page === pages - 1} onClick={() => links.last && onFollow(links.last)}>Last »</button>
     </nav>
   );
+}
+
+/**
+ * A list read a page at a time (`pageSize` rows, the API's bound), again whenever `deps` change:
+ * the loaded page, and its pager by the list's own links (none while the list fits one page).
+ * `list.reload()` stays on the page shown; `toFirst()` reads the first page again (where a list
+ * newest first shows what was just made).
+ */
+export function usePagedList<T>(path: string, pageSize: number, label: string, deps: unknown[] = []): { list: Loaded<Page<T>>; pager: ReactNode; toFirst: () => void } {
+  const [link, setLink] = useState<string>();
+  const list = useLoad(() => api<Page<T>>(link ?? `${path}${query({ size: pageSize })}`), [path, link, ...deps]);
+  const p = list.data;
+  const pager = p && p.total > p.pageSize ? <Pager page={p.page} total={p.total} pageSize={p.pageSize} links={p.links} onFollow={setLink} label={label} /> : null;
+  const toFirst = () => {
+    setLink(undefined);
+    list.reload();
+  };
+  return { list, pager, toFirst };
 }
 
 /** A button that asks before it acts, in a modal dialog. */

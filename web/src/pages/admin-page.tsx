@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, query, type Page } from '../api';
-import { ConfirmButton, ConfirmDialog, ErrorBox, Field, instant, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
+import { ConfirmButton, ConfirmDialog, ErrorBox, Field, instant, Pager, ShownOnce, States, Table, text, useLoad, usePagedList, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession, type Role } from '../session';
 import type { AuditEvent } from '../types';
 
@@ -12,9 +12,11 @@ interface User { id: string; username: string; displayName: string | null; roles
 export interface Token { id: string; name: string; hint: string; status: string; createdAt: string; expiresAt: string | null; lastUsedAt: string | null }
 
 const ROLES: Role[] = ['ADMINISTRATOR', 'DISCOVERY_ADMIN', 'API_USER', 'ANALYST', 'VIEWER'];
+/** Rows per page of the users and of the token lists. */
+const LIST_PAGE = 100;
 
 function Users() {
-  const users = useLoad(() => api<Page<User>>('users?size=1000'), []);
+  const { list: users, pager } = usePagedList<User>('users', LIST_PAGE, 'Pages of users');
   const [form, setForm] = useState({ username: '', password: '', roles: ['VIEWER'] as Role[] });
   const [error, setError] = useState<ApiError>();
   // A role ticked or unticked waits here for its confirmation.
@@ -71,7 +73,7 @@ function Users() {
         <button type="submit" className="primary">Add user</button>
       </form>
       <ErrorBox error={error} />
-      <States loaded={users}>{(p) => <Table rows={p.data} columns={columns} rowKey={(u) => u.id} />}</States>
+      <States loaded={users}>{(p) => <><Table rows={p.data} columns={columns} rowKey={(u) => u.id} />{pager}</>}</States>
       {roleChange && (
         <ConfirmDialog
           label={roleChange.given ? 'Give the role' : 'Take the role away'}
@@ -86,7 +88,7 @@ function Users() {
 
 /** A list of tokens or keys: create (shown once), list, revoke. */
 export function TokenManager({ title, path, createLabel }: { title: string; path: string; createLabel: string }) {
-  const tokens = useLoad(() => api<Page<Token>>(`${path}?size=1000`), [path]);
+  const { list: tokens, pager, toFirst } = usePagedList<Token>(path, LIST_PAGE, `Pages of ${title}`);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string>();
   const [error, setError] = useState<ApiError>();
@@ -117,7 +119,7 @@ export function TokenManager({ title, path, createLabel }: { title: string; path
               const { data } = await api<{ data: { token: string } }>(path, { method: 'POST', body: { name } });
               setName('');
               setCreated(data.token);
-              tokens.reload();
+              toFirst();
             } catch (err) {
               setError(err as ApiError);
             }
@@ -128,7 +130,7 @@ export function TokenManager({ title, path, createLabel }: { title: string; path
         </form>
       )}
       <ErrorBox error={error} />
-      <States loaded={tokens} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={columns} rowKey={(t) => t.id} />}</States>
+      <States loaded={tokens} empty={(p) => p.data.length === 0}>{(p) => <><Table rows={p.data} columns={columns} rowKey={(t) => t.id} />{pager}</>}</States>
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, type Page } from '../api';
 import { SchemaFields, schemaProperties, type FieldValues } from '../components/schema-fields';
-import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, usePageTitle, when, type Column } from '../components/ui';
+import { ConfirmButton, ErrorBox, Field, States, Table, useLoad, usePagedList, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Credential, CredentialKind, CredentialTestOutcome, CredentialUse } from '../types';
 
@@ -156,10 +156,12 @@ function TestAt({ credential }: { credential: Credential }) {
   );
 }
 
+const CREDENTIALS_PAGE = 100;
+
 export function CredentialsPage() {
   usePageTitle('Credentials');
   const { has } = useSession();
-  const credentials = useLoad(() => api<Page<Credential>>('credentials?size=1000'), []);
+  const { list: credentials, pager } = usePagedList<Credential>('credentials', CREDENTIALS_PAGE, 'Pages of credentials');
   const kinds = useLoad(() => api<{ data: CredentialKind[] }>('credential-kinds'), []);
   const [editing, setEditing] = useState<Credential | 'new'>();
   if (!has(...MAY.discovery)) return <p className="notice forbidden">You may not see credentials: your roles do not allow it.</p>;
@@ -192,7 +194,7 @@ export function CredentialsPage() {
       ) : (
         <button type="button" className="primary" onClick={() => setEditing('new')}>New credential</button>
       )}
-      <States loaded={credentials} empty={(p) => p.data.length === 0}>{(p) => <Table rows={p.data} columns={columns} rowKey={(c) => c.id} />}</States>
+      <States loaded={credentials} empty={(p) => p.data.length === 0}>{(p) => <><Table rows={p.data} columns={columns} rowKey={(c) => c.id} />{pager}</>}</States>
     </section>
   );
 }

@@ -5,8 +5,8 @@
 // for those allowed) and the delivery of its alert.
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, ApiError, query, type Page } from '../api';
-import { ConfirmButton, ErrorBox, Pager, States, Table, text, useLoad, usePageTitle, useRefresh, when, type Column } from '../components/ui';
+import { api, ApiError } from '../api';
+import { ConfirmButton, ErrorBox, States, Table, text, useLoad, usePagedList, usePageTitle, useRefresh, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { Run, RunAlert, RunChunk, RunHost } from '../types';
 import { Progress } from './discovery-page';
@@ -71,16 +71,15 @@ function DiagnosisView({ runId, failed }: { runId: string; failed: boolean }) {
 
 const RUN_PAGE = 50;
 
-/** A page of one of a run's lists (its hosts, its chunks), read again as the run moves on; the pager follows the list's links. */
+/** A page of one of a run's lists (its hosts, its chunks), read again as the run moves on. */
 function RunList<T>({ path, label, version, columns, rowKey }: { path: string; label: string; version: string; columns: Column<T>[]; rowKey: (row: T) => string }) {
-  const [link, setLink] = useState<string>();
-  const list = useLoad(() => api<Page<T>>(link ?? `${path}${query({ size: RUN_PAGE })}`), [path, link, version]);
+  const { list, pager } = usePagedList<T>(path, RUN_PAGE, `Pages of ${label}`, [version]);
   return (
     <States loaded={list} empty={(p) => p.data.length === 0}>
       {(p) => (
         <>
           <Table rows={p.data} columns={columns} rowKey={rowKey} />
-          {p.total > p.pageSize && <Pager page={p.page} total={p.total} pageSize={p.pageSize} links={p.links} onFollow={setLink} label={`Pages of ${label}`} />}
+          {pager}
         </>
       )}
     </States>

@@ -2,16 +2,15 @@
 // its token, its last contact, the version it reported and the chunks it ended; a new one's token
 // (svcs_) shown once with a copy button, as integration keys are; revoked after a confirmation.
 import { useState } from 'react';
-import { api, ApiError, query, type Page } from '../api';
-import { ConfirmButton, ErrorBox, Field, Pager, ShownOnce, States, Table, text, useLoad, usePageTitle, when, type Column } from '../components/ui';
+import { api, ApiError } from '../api';
+import { ConfirmButton, ErrorBox, Field, ShownOnce, States, Table, text, usePagedList, usePageTitle, when, type Column } from '../components/ui';
 import { MAY, useSession } from '../session';
 import type { CreatedScanner, Scanner } from '../types';
 
 const SCANNERS_PAGE = 50;
 
 function Scanners() {
-  const [link, setLink] = useState<string>();
-  const scanners = useLoad(() => api<Page<Scanner>>(link ?? `scanners${query({ size: SCANNERS_PAGE })}`), [link]);
+  const { list: scanners, pager, toFirst } = usePagedList<Scanner>('scanners', SCANNERS_PAGE, 'Pages of scanners');
   const [form, setForm] = useState({ name: '', group: '' });
   const [created, setCreated] = useState<CreatedScanner>();
   const [error, setError] = useState<ApiError>();
@@ -46,8 +45,7 @@ function Scanners() {
               const { data } = await api<{ data: CreatedScanner }>('scanners', { method: 'POST', body: form });
               setForm({ name: '', group: '' });
               setCreated(data);
-              setLink(undefined);
-              scanners.reload();
+              toFirst();
             } catch (err) {
               setError(err as ApiError);
             }
@@ -63,7 +61,7 @@ function Scanners() {
         {(p) => (p.data.length === 0 ? <p className="muted">No scanners yet.</p> : (
           <>
             <Table rows={p.data} columns={columns} rowKey={(s) => s.id} caption={`${p.total.toLocaleString()} scanners, newest first`} />
-            {p.total > p.pageSize && <Pager page={p.page} total={p.total} pageSize={p.pageSize} links={p.links} onFollow={setLink} label="Pages of scanners" />}
+            {pager}
           </>
         ))}
       </States>
