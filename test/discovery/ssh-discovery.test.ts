@@ -6,7 +6,7 @@ import { collectSsh, type SshOptions } from '../../src/features/discovery/connec
 import type { ApiClient } from '../support/api-client.js';
 import { describeInLab, runToEnd } from '../support/discovery-scans.js';
 import { ADMIN_PASSWORD, createPrincipals, type Principals } from '../support/principals.js';
-import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SUBNET, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
+import { LAB_LLDP_SOCKET, LAB_START_TIMEOUT_MS, LIMITED_USER, SLOW_SHELL_SECONDS, SLOW_USER, SCAN_PASSWORD, SCAN_USER, SNMP_COMMUNITY, startTestNetwork, SUBNET, SWITCH_SERIAL, type TestNetwork } from '../../src/tools/lab/lab-network.js';
 import { startTestService, type TestService } from '../support/test-stores.js';
 
 const describePeers = await describeInLab('Discovery tests against namespace hosts');
@@ -249,7 +249,8 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
   it('marks a command refused for lack of permission as PARTIAL and keeps what that command gave before', async () => {
     const host1 = await assetAt(h1);
     const cablesBefore = await db()('interface_connections').count('* as c');
-    execFileSync('gpasswd', ['-d', SCAN_USER, 'adm'], { stdio: 'ignore' });
+    // The credential logs in as the account outside adm, to which lldpctl is refused.
+    expect((await api.put(`/api/v1/credentials/${credentialId}`, { settings: { username: LIMITED_USER } })).status).toBe(200);
     try {
       const run = await scan('h1 only', [h1]);
       expect(run.status).toBe('COMPLETED_WITH_ERRORS');
@@ -258,7 +259,7 @@ describePeers('discovery over SSH and SNMP against namespace hosts', () => {
       expect(await db()('interface_connections').count('* as c')).toEqual(cablesBefore);
       expect(await db()('software_packages').where({ asset_id: host1.id }).count('* as c')).not.toEqual([{ c: '0' }]);
     } finally {
-      execFileSync('usermod', ['-aG', 'adm', SCAN_USER]);
+      await api.put(`/api/v1/credentials/${credentialId}`, { settings: { username: SCAN_USER } });
     }
   });
 

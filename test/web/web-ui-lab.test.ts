@@ -50,7 +50,8 @@ describePeers('the web UI scanning a lab host', () => {
     await page.locator('[data-status=COMPLETED]').waitFor({ timeout: 120_000 });
     expect(await page.locator('.run-status progress').getAttribute('value')).toBe('1');
     expect(await page.locator('.run-status').textContent()).toContain('1/1');
-    const host = page.getByRole('row', { name: new RegExp(network.hosts.h1.address.replace(/\./g, '\\.')) });
+    // The hosts table's row (the chunks table names the address too).
+    const host = page.getByRole('table', { name: "The run's hosts: 1" }).getByRole('row', { name: new RegExp(network.hosts.h1.address.replace(/\./g, '\\.')) });
     await host.waitFor();
     expect(await host.textContent()).toContain('SUCCESS');
     // The asset by its name, marked as created by this run; no alert for a run without errors.

@@ -44,6 +44,12 @@ export const SCAN_PASSWORD = 'scan-Password-1';
 /** An account whose every command takes SLOW_SHELL_SECONDS before it starts (its login shell waits first), with SCAN_PASSWORD. */
 export const SLOW_USER = 'invslow';
 export const SLOW_SHELL_SECONDS = 5;
+/**
+ * An account like SCAN_USER but outside the adm group (so lldpctl is refused to it), with
+ * SCAN_PASSWORD: a test of a refused command logs in with it, never by changing SCAN_USER, which
+ * every lab network of the machine logs in with at the same time.
+ */
+export const LIMITED_USER = 'invlimited';
 const SLOW_SHELL = '/usr/local/sbin/inventory-lab-slow-shell';
 export const SNMP_COMMUNITY = 'inventory-ro';
 export const SWITCH_SERIAL = 'SW-LAB-0001';
@@ -340,8 +346,8 @@ export async function takeLock(lock: string, what: string): Promise<void> {
 
 /**
  * The scan account (a password; lldpctl through the adm group: Debian's lldpcli is setuid _lldpd,
- * executable by adm) and the slow account (time-out tests need commands that really take long,
- * whatever the machine's speed) with its shell. Only what is not as wanted is written: a lab
+ * executable by adm), the limited account (the same, outside adm) and the slow account (time-out
+ * tests need commands that really take long, whatever the machine's speed) with its shell. Only what is not as wanted is written: a lab
  * network of another index may be logging in with them meanwhile.
  */
 async function ensureAccounts(): Promise<void> {
@@ -350,6 +356,7 @@ async function ensureAccounts(): Promise<void> {
     const shell = `#!/bin/sh\nsleep ${SLOW_SHELL_SECONDS}\nexec /bin/sh "$@"\n`;
     if ((await readFile(SLOW_SHELL, 'utf8').catch(() => '')) !== shell) await replaceFile(SLOW_SHELL, shell, 0o755);
     await ensureAccount(SCAN_USER, '/bin/sh', ['adm']);
+    await ensureAccount(LIMITED_USER, '/bin/sh', []);
     await ensureAccount(SLOW_USER, SLOW_SHELL, []);
   } finally {
     await rm(ACCOUNTS_LOCK, { force: true });

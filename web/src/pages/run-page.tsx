@@ -78,7 +78,7 @@ function RunList<T>({ path, label, version, columns, rowKey }: { path: string; l
     <States loaded={list} empty={(p) => p.data.length === 0}>
       {(p) => (
         <>
-          <Table rows={p.data} columns={columns} rowKey={rowKey} />
+          <Table rows={p.data} columns={columns} rowKey={rowKey} caption={`The run's ${label}: ${p.total.toLocaleString()}`} />
           {pager}
         </>
       )}
