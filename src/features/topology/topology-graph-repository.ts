@@ -28,6 +28,13 @@ export interface HopRow {
 
 export const MAX_DEPTH = 5;
 
+/** The fragments of topology/walk-neighbors: its hop bound, and the edge test and statuses of now, or of `at` (epoch milliseconds). */
+export function walkFragments(depth: number, at?: number): Record<string, string> {
+  return at === undefined
+    ? { depth: String(depth), active: ACTIVE_NOW, nodeStatus: 'b.status', rootStatus: 'root.status' }
+    : { depth: String(depth), active: ACTIVE_AT, nodeStatus: statusAt('b'), rootStatus: statusAt('root') };
+}
+
 export class TopologyGraphRepository {
   constructor(private readonly graph: NeoGraph) {
     graph.catalog.require('topology/walk-neighbors', 'topology/expand-neighbors');
@@ -41,9 +48,7 @@ export class TopologyGraphRepository {
   async walk(rootId: string, depth: number, cap: number, at?: number): Promise<GraphWalk | undefined> {
     // The depth becomes Cypher text: only a validated integer may.
     if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw new RangeError(`depth must be 1 to ${MAX_DEPTH}`);
-    const [row] = at === undefined
-      ? await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap) }, { depth: String(depth), active: ACTIVE_NOW, nodeStatus: 'b.status', rootStatus: 'root.status' })
-      : await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap), at: int(at) }, { depth: String(depth), active: ACTIVE_AT, nodeStatus: statusAt('b'), rootStatus: statusAt('root') });
+    const [row] = await this.graph.read<GraphWalk & Record<string, unknown>>('topology/walk-neighbors', { id: rootId, cap: int(cap), ...(at === undefined ? {} : { at: int(at) }) }, walkFragments(depth, at));
     return row;
   }
 

@@ -11,7 +11,7 @@
 // value writes no history (test/history/asset-history.test.ts), so the unchanged 99% are not
 // re-imported: the days are minutes apart, not 24 hours.
 import { LoadGraphRepository } from '../../features/inventory/load-graph-repository.js';
-import { ACTIVE_AT, ACTIVE_NOW, statusAt } from '../../features/inventory/status-log.js';
+import { walkFragments } from '../../features/topology/topology-graph-repository.js';
 import type { Container } from '../../container.js';
 import { int as neoInt } from '../../platform/neo4j/neo4j-graph.js';
 import type { AssetType } from '../../features/inventory/asset-taxonomy.js';
@@ -111,9 +111,8 @@ export async function historyBench({ size, dataDir: keep }: { size: EstateSize; 
           service.container.graph.read('history/find-asset-graph-history', { id: run.probe, fields: null, from: null, to: null, after: null, before: null, asc: false, limit: neoInt(51) }),
         ]),
         'its rows of asset_history and its graph entries (both stores)');
-      const walk = (at?: string) => driver.executeQuery(service.container.graph.catalog.render('topology/walk-neighbors', {
-        depth: '2', active: at ? ACTIVE_AT : ACTIVE_NOW, nodeStatus: at ? statusAt('b') : 'b.status', rootStatus: at ? statusAt('root') : 'root.status',
-      }), { id: run.root, cap: neoInt(499), ...(at ? { at: neoInt(Date.parse(at)) } : {}) }, { database });
+      const walk = (at?: string) => driver.executeQuery(service.container.graph.catalog.render('topology/walk-neighbors', walkFragments(2, at ? Date.parse(at) : undefined)),
+        { id: run.root, cap: neoInt(499), ...(at ? { at: neoInt(Date.parse(at)) } : {}) }, { database });
       const present = await measure('GET /topology/{id}/neighbors, depth 2, now', () => api.get(`/api/v1/topology/${run.root}/neighbors?depth=2`), () => walk(), 'its walk (Cypher)');
       const asOf = await measure(`… at day ${Math.floor(DAYS / 2) + 1}`, () => api.get(`/api/v1/topology/${run.root}/neighbors?depth=2&at=${enc(middle)}`), () => walk(middle), 'its walk at that time (Cypher)');
       await measure('GET /topology/{id}/changes, depth 2, day 1 to day 30', () => api.get(`/api/v1/topology/${run.root}/changes?depth=2&from=${enc(run.times[0] as string)}&to=${enc(run.times.at(-1) as string)}`),
