@@ -45,6 +45,17 @@ async function drawn(page: Page, name: string): Promise<Drawn> {
 
 type Point = { x: number; y: number };
 
+/** The drawn graph once it has come to rest: its layout stopped, two reads in a row place every node alike (a camera move may still be under way when it is first read). */
+async function settled(page: Page, name: string): Promise<Drawn> {
+  let last = await drawn(page, name);
+  for (;;) {
+    await page.waitForTimeout(200);
+    const now = await drawn(page, name);
+    if (now.nodes.every((n, i) => Math.hypot(n.x - (last.nodes[i]?.x ?? Infinity), n.y - (last.nodes[i]?.y ?? Infinity)) < 0.5)) return now;
+    last = now;
+  }
+}
+
 /** How far p is from the segment a-b, in pixels. */
 function distanceToSegment(p: Point, a: Point, b: Point): number {
   const [dx, dy] = [b.x - a.x, b.y - a.y];
@@ -177,8 +188,7 @@ describe('the web UI\'s relationships and graphs', () => {
     expect([...shown.keys()]).toEqual([...types, 'port-to-port link']);
     // One colour per type, none shared, and each node in the colour of its type.
     expect(new Set(types.map((t) => shown.get(t))).size).toBe(types.length);
-    await page.waitForTimeout(500);
-    const graph = await drawn(page, '__topology');
+    const graph = await settled(page, '__topology');
     const typeOf = new Map(topology.nodes.map((n) => [n.id, n.assetType]));
     for (const node of graph.nodes) expect(node.color).toBe(hex(shown.get(typeOf.get(node.id) as string) as string));
 
@@ -262,7 +272,7 @@ describe('the web UI\'s relationships and graphs', () => {
     const shown = await legend(page);
     expect([...shown.keys()]).toEqual(['HYPERVISOR', 'VM']);
     expect(shown.get('HYPERVISOR')).not.toBe(shown.get('VM'));
-    await page.waitForTimeout(500);
+    await settled(page, '__cypherGraph');
     const inView = (g: Drawn) => g.nodes.filter((n) => n.x >= 0 && n.x <= g.width && n.y >= 0 && n.y <= g.height).length;
     expect(inView(await drawn(page, '__cypherGraph'))).toBe((await drawn(page, '__cypherGraph')).order);
     // Zoomed in on a corner: most nodes out of view, until Fit to view.
